@@ -1,0 +1,154 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import cookie from '@fastify/cookie';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config, RedirectTarget } from './config';
+import type { Database, DatabaseHandle } from './db/client';
+import { ActionTokenService } from './features/accounts/action-tokens';
+import { AttemptLimiter } from './features/accounts/attempt-limits';
+import { accountRoutes } from './features/accounts/routes';
+import { AccountService } from './features/accounts/service';
+import { SessionService } from './features/accounts/sessions';
+import type { SocialVerifier } from './features/accounts/social-verifier';
+import { adminRoutes } from './features/admin/routes';
+import { appRoutes } from './features/apps/routes';
+import { devMailboxRoutes } from './features/mail/dev-mailbox-routes';
+import { createMailer, type Mailer } from './features/mail/mailer';
+import { metaRoutes } from './features/meta/routes';
+import { createSmtpTransport } from './integrations/mail/smtp-transport';
+import type { MailTransport } from './integrations/mail/types';
+import { createSocialVerifier } from './integrations/social';
+import { type Clock, type Random, systemClock, systemRandom } from './lib/clock';
+import { redactUrl } from './lib/redact';
+import { registerErrorHandling } from './plugins/errors';
+import { registerJsonBody } from './plugins/json-body';
+import { registerSecurityHeaders } from './plugins/security-headers';
+import { type Authenticated, authenticateRequest, SessionCookie } from './plugins/session-cookie';
+import { registerSpa } from './plugins/spa';
+
+export interface AppOptions {
+  config: Config;
+  database: DatabaseHandle;
+  clock?: Clock;
+  random?: Random;
+  /** Overrides the transport chosen from SMTP_URL (tests). */
+  mailTransport?: MailTransport;
+  socialVerifier?: SocialVerifier;
+  logger?: boolean;
+}
+
+export interface AppDeps {
+  config: Config;
+  database: DatabaseHandle;
+  db: Database;
+  clock: Clock;
+  random: Random;
+  mailer: Mailer;
+  social: SocialVerifier;
+  sessions: SessionService;
+  sessionCookie: SessionCookie;
+  accounts: AccountService;
+  redirectTargets: RedirectTarget[];
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: AppDeps;
+    /** The signed-in session of the request, or a session Fault. */
+    requireSession(request: FastifyRequest): Promise<Authenticated>;
+    /** The session if the request carries a valid one. */
+    optionalSession(request: FastifyRequest): Promise<Authenticated | undefined>;
+  }
+}
+
+const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+/** Largest accepted request body: every call's body is small. */
+const BODY_LIMIT = 64 * 1024;
+
+/** Builds the service (never listens): plugins, then the route areas. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config, database } = options;
+  const clock = options.clock ?? systemClock;
+  const random = options.random ?? systemRandom;
+
+  const app = Fastify({
+    bodyLimit: BODY_LIMIT,
+    trustProxy: config.trustProxy,
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            redact: [
+              'req.headers.authtoken',
+              'req.headers.cookie',
+              'req.headers.authorization',
+              'res.headers["set-cookie"]',
+            ],
+            serializers: {
+              req: (req) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }),
+            },
+          },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const db = database.db;
+  const transport =
+    options.mailTransport ?? (config.smtpUrl ? createSmtpTransport(config.smtpUrl, config.mailFrom) : undefined);
+  const mailer = createMailer({ db, clock, log: app.log, transport });
+  const social = options.socialVerifier ?? createSocialVerifier({ ...config.social, now: () => clock.now() });
+  const sessions = new SessionService(db, clock, config.sessionSecret);
+  const sessionCookie = new SessionCookie(config.publicUrl);
+  const accounts = new AccountService({
+    db,
+    clock,
+    sessions,
+    tokens: new ActionTokenService(clock, random),
+    limiter: new AttemptLimiter(db, clock),
+    mailer,
+    social,
+    publicUrl: config.publicUrl,
+    appLoginScheme: config.appLoginScheme,
+  });
+
+  app.decorate('deps', {
+    config,
+    database,
+    db,
+    clock,
+    random,
+    mailer,
+    social,
+    sessions,
+    sessionCookie,
+    accounts,
+    redirectTargets: config.redirectTargets,
+  } satisfies AppDeps);
+  app.decorate('requireSession', (request: FastifyRequest) => authenticateRequest(request, sessionCookie, sessions));
+  app.decorate('optionalSession', async (request: FastifyRequest) => {
+    try {
+      return await authenticateRequest(request, sessionCookie, sessions);
+    } catch {
+      return undefined;
+    }
+  });
+
+  await app.register(cookie);
+  registerJsonBody(app);
+  registerErrorHandling(app, (reply) => sessionCookie.clear(reply));
+  await registerSecurityHeaders(app, config);
+  app.addHook('onSend', async (request, reply) => {
+    if (request.url.startsWith('/api/')) reply.header('Cache-Control', 'no-store');
+  });
+
+  await app.register(metaRoutes);
+  await app.register(accountRoutes);
+  await app.register(appRoutes);
+  await app.register(adminRoutes);
+  if (!config.isProduction && !config.smtpUrl) await app.register(devMailboxRoutes);
+  await registerSpa(app, config.webDistDir ?? defaultWebDist);
+  return app;
+}

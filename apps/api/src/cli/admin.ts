@@ -1,0 +1,100 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+
+/**
+ * The operator CLI (`npm run admin -- <command>`). It talks to a running service through
+ * /api/admin/*, so it works the same on the embedded database (one process only) and on
+ * PostgreSQL.
+ */
+const HELP = `Usage: npm run admin -- <command> [options]
+
+Commands:
+  user --email <address>     Show a customer: id, verification, password, sessions, providers
+
+Options:
+  --url <url>                The service (default: PUBLIC_URL, else http://localhost:3000)
+  --token <token>            Operator token (default: ADMIN_TOKEN, else DATA_DIR/admin-token)
+  --help                     Show this help
+`;
+
+interface Command {
+  run(args: Record<string, string | boolean | undefined>, api: AdminApi): Promise<void>;
+}
+
+type AdminApi = (method: 'GET' | 'POST', apiPath: string, body?: unknown) => Promise<unknown>;
+
+const commands: Record<string, Command> = {
+  user: {
+    async run(args, api) {
+      const email = requireOption(args, 'email');
+      const user = (await api('GET', `/api/admin/user?email=${encodeURIComponent(email)}`)) as Record<string, unknown>;
+      for (const [key, value] of Object.entries(user)) {
+        console.log(`${key}: ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`);
+      }
+    },
+  },
+};
+
+function requireOption(args: Record<string, string | boolean | undefined>, name: string): string {
+  const value = args[name];
+  if (typeof value !== 'string' || !value) throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+class UsageError extends Error {}
+
+function operatorToken(explicit: string | undefined): string {
+  if (explicit) return explicit;
+  if (process.env.ADMIN_TOKEN) return process.env.ADMIN_TOKEN;
+  const file = path.resolve(process.env.DATA_DIR ?? './data', 'admin-token');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  throw new UsageError(`No operator token: set ADMIN_TOKEN or start the service once to create ${file}`);
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: false,
+    options: { help: { type: 'boolean' }, url: { type: 'string' }, token: { type: 'string' } },
+  });
+  const [name] = positionals;
+  if (values.help || !name) {
+    console.log(HELP);
+    return values.help ? 0 : 1;
+  }
+  const command = commands[name];
+  if (!command) {
+    console.error(`Unknown command: ${name}\n\n${HELP}`);
+    return 1;
+  }
+  const baseUrl = String(values.url ?? process.env.PUBLIC_URL ?? 'http://localhost:3000').replace(/\/$/, '');
+  const token = operatorToken(typeof values.token === 'string' ? values.token : undefined);
+  const api: AdminApi = async (method, apiPath, body) => {
+    const res = await fetch(`${baseUrl}${apiPath}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    const envelope = (await res.json()) as {
+      Success: boolean;
+      Result?: unknown;
+      Fault?: { ExceptionName: string; ExceptionUserText: string };
+    };
+    if (!envelope.Success) throw new Error(`${envelope.Fault?.ExceptionName}: ${envelope.Fault?.ExceptionUserText}`);
+    return envelope.Result;
+  };
+  await command.run(values, api);
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    const cause = (error as { cause?: { code?: string } })?.cause?.code;
+    console.error(cause === 'ECONNREFUSED' ? `Cannot reach the service: is it running? (${message})` : message);
+    process.exit(error instanceof UsageError ? 2 : 1);
+  },
+);

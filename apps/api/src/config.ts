@@ -1,0 +1,198 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The environment, parsed once at start-up. A wrong value stops the process with a
+ * message naming the variable. The names are fixed by the system design.
+ */
+const optionalString = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v ? v : undefined));
+
+const redirectTargetsSchema = z.array(
+  z.object({ Id: z.string().regex(/^[a-z0-9-]+$/), Name: z.string().min(1), CallbackUrl: z.url() }),
+);
+export type RedirectTarget = z.infer<typeof redirectTargetsSchema>[number];
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().default('0.0.0.0'),
+    PUBLIC_URL: optionalString.pipe(z.url().optional()),
+    DATA_DIR: z.string().default('./data'),
+    DATABASE_URL: optionalString.pipe(z.url().optional()),
+    SESSION_SECRET: optionalString.pipe(z.string().min(32).optional()),
+    SMTP_URL: optionalString.pipe(z.url().optional()),
+    MAIL_FROM: z.string().default('My SoundID <no-reply@soundid.local>'),
+    STRIPE_SECRET_KEY: optionalString,
+    STRIPE_PUBLISHABLE_KEY: optionalString,
+    STRIPE_WEBHOOK_SECRET: optionalString,
+    SHOPIFY_STORE_DOMAIN: optionalString,
+    SHOPIFY_STOREFRONT_TOKEN: optionalString,
+    SHOPIFY_WEBHOOK_SECRET: optionalString,
+    SHOPIFY_VOICE_AI_PRODUCT_IDS: optionalString,
+    GOOGLE_CLIENT_ID: optionalString,
+    APPLE_CLIENT_ID: optionalString,
+    FACEBOOK_APP_ID: optionalString,
+    FACEBOOK_APP_SECRET: optionalString,
+    GOOGLE_JWKS_URL: optionalString.pipe(z.url().optional()),
+    GOOGLE_TOKENINFO_URL: optionalString.pipe(z.url().optional()),
+    APPLE_JWKS_URL: optionalString.pipe(z.url().optional()),
+    FACEBOOK_GRAPH_URL: optionalString.pipe(z.url().optional()),
+    APP_TARGET: z.enum(['reference', 'voice-ai', 'profile']).default('reference'),
+    ADMIN_TOKEN: optionalString.pipe(z.string().min(24).optional()),
+    SUPPORT_CHAT_SCRIPT_URL: optionalString.pipe(z.url().optional()),
+    FEATURE_CO_PRODUCER: z
+      .enum(['true', 'false', '1', '0'])
+      .default('false')
+      .transform((v) => v === 'true' || v === '1'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    TRUST_PROXY: z
+      .enum(['true', 'false', '1', '0'])
+      .default('false')
+      .transform((v) => v === 'true' || v === '1'),
+    WEB_DIST_DIR: optionalString,
+    REDIRECT_TARGETS: z
+      .string()
+      .default('[{"Id":"support","Name":"SoundID Support","CallbackUrl":"https://support.sonarworks.com/hc/en-us"}]')
+      .transform((raw, ctx) => {
+        try {
+          return redirectTargetsSchema.parse(JSON.parse(raw));
+        } catch {
+          ctx.addIssue({ code: 'custom', message: 'must be a JSON array of {Id, Name, CallbackUrl}' });
+          return z.NEVER;
+        }
+      }),
+    APP_LOGIN_SCHEME: z
+      .string()
+      .regex(/^[a-z][a-z0-9+.-]*$/)
+      .default('soundid'),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV !== 'production') return;
+    for (const name of ['SESSION_SECRET', 'DATABASE_URL', 'PUBLIC_URL', 'ADMIN_TOKEN', 'SMTP_URL'] as const) {
+      if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required in production' });
+    }
+  });
+
+export type Env = z.output<typeof envSchema>;
+
+export interface Config {
+  env: Env['NODE_ENV'];
+  isProduction: boolean;
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  sessionSecret: string;
+  adminToken: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  appTarget: Env['APP_TARGET'];
+  trustProxy: boolean;
+  logLevel: Env['LOG_LEVEL'];
+  webDistDir: string | undefined;
+  supportChatScriptUrl: string | undefined;
+  redirectTargets: RedirectTarget[];
+  /** Custom protocol of the desktop apps' login deeplink. */
+  appLoginScheme: string;
+  features: { coProducer: boolean };
+  social: {
+    google?: { clientId: string; jwksUrl?: string; tokenInfoUrl?: string };
+    apple?: { clientId: string; jwksUrl?: string };
+    facebook?: { appId: string; appSecret: string; graphUrl?: string };
+  };
+  stripe?: { secretKey: string; publishableKey: string; webhookSecret: string };
+  shopify?: { storeDomain: string; storefrontToken: string; webhookSecret: string; voiceAiProductIds: string[] };
+}
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; throws ConfigError naming each bad variable. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
+    throw new ConfigError(`Invalid environment:\n${lines.join('\n')}`);
+  }
+  const env = parsed.data;
+  const isProduction = env.NODE_ENV === 'production';
+  const dataDir = path.resolve(env.DATA_DIR);
+  const needsDataDir = !env.DATABASE_URL || !env.SESSION_SECRET || !env.ADMIN_TOKEN;
+  if (needsDataDir) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+
+  return {
+    env: env.NODE_ENV,
+    isProduction,
+    port: env.PORT,
+    host: env.HOST,
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
+    dataDir,
+    databaseUrl: env.DATABASE_URL,
+    sessionSecret: env.SESSION_SECRET ?? readOrCreateSecret(dataDir, 'session-secret'),
+    adminToken: env.ADMIN_TOKEN ?? readOrCreateSecret(dataDir, 'admin-token'),
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM,
+    appTarget: env.APP_TARGET,
+    trustProxy: env.TRUST_PROXY,
+    logLevel: env.LOG_LEVEL,
+    webDistDir: env.WEB_DIST_DIR,
+    supportChatScriptUrl: env.SUPPORT_CHAT_SCRIPT_URL,
+    redirectTargets: env.REDIRECT_TARGETS,
+    appLoginScheme: env.APP_LOGIN_SCHEME,
+    features: { coProducer: env.FEATURE_CO_PRODUCER },
+    social: {
+      ...(env.GOOGLE_CLIENT_ID && {
+        google: {
+          clientId: env.GOOGLE_CLIENT_ID,
+          jwksUrl: env.GOOGLE_JWKS_URL,
+          tokenInfoUrl: env.GOOGLE_TOKENINFO_URL,
+        },
+      }),
+      ...(env.APPLE_CLIENT_ID && { apple: { clientId: env.APPLE_CLIENT_ID, jwksUrl: env.APPLE_JWKS_URL } }),
+      ...(env.FACEBOOK_APP_ID &&
+        env.FACEBOOK_APP_SECRET && {
+          facebook: {
+            appId: env.FACEBOOK_APP_ID,
+            appSecret: env.FACEBOOK_APP_SECRET,
+            graphUrl: env.FACEBOOK_GRAPH_URL,
+          },
+        }),
+    },
+    ...(env.STRIPE_SECRET_KEY &&
+      env.STRIPE_PUBLISHABLE_KEY &&
+      env.STRIPE_WEBHOOK_SECRET && {
+        stripe: {
+          secretKey: env.STRIPE_SECRET_KEY,
+          publishableKey: env.STRIPE_PUBLISHABLE_KEY,
+          webhookSecret: env.STRIPE_WEBHOOK_SECRET,
+        },
+      }),
+    ...(env.SHOPIFY_STORE_DOMAIN &&
+      env.SHOPIFY_STOREFRONT_TOKEN &&
+      env.SHOPIFY_WEBHOOK_SECRET && {
+        shopify: {
+          storeDomain: env.SHOPIFY_STORE_DOMAIN,
+          storefrontToken: env.SHOPIFY_STOREFRONT_TOKEN,
+          webhookSecret: env.SHOPIFY_WEBHOOK_SECRET,
+          voiceAiProductIds: (env.SHOPIFY_VOICE_AI_PRODUCT_IDS ?? '').split(',').filter(Boolean),
+        },
+      }),
+  };
+}
+
+/** A secret generated once into DATA_DIR, readable by its owner only (embedded default). */
+function readOrCreateSecret(dataDir: string, name: string): string {
+  const file = path.join(dataDir, name);
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+  chmodSync(file, 0o600);
+  return secret;
+}

@@ -1,0 +1,72 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import * as schema from './schema';
+
+export type Schema = typeof schema;
+/** The one database type services use, whether PGlite or a PostgreSQL server stands behind it. */
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+/** Code that may run inside or outside a transaction takes either. */
+export type Queryable = Database | Transaction;
+
+export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+export interface DatabaseHandle {
+  db: Database;
+  kind: 'pglite' | 'postgres';
+  migrate(): Promise<void>;
+  /** True when a trivial query answers (readiness probe). */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export type DatabaseOptions =
+  | { kind: 'postgres'; url: string; poolSize?: number }
+  | { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob };
+
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  return options.kind === 'postgres' ? openPostgres(options.url, options.poolSize) : openPglite(options);
+}
+
+function openPostgres(url: string, poolSize = 20): DatabaseHandle {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
+  // An idle client losing its connection (database restart) must not crash the process.
+  pool.on('error', () => {});
+  const db = drizzlePg(pool, { schema }) as unknown as Database;
+  return {
+    db,
+    kind: 'postgres',
+    migrate: () => migratePg(drizzlePg(pool), { migrationsFolder }),
+    ping: () => ping(db),
+    close: () => pool.end(),
+  };
+}
+
+async function openPglite(options: { dataDir?: string; loadDataDir?: Blob }): Promise<DatabaseHandle> {
+  const client = await PGlite.create(options.dataDir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
+  const db = drizzlePglite(client, { schema }) as unknown as Database;
+  return {
+    db,
+    kind: 'pglite',
+    migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder }),
+    ping: () => ping(db),
+    close: () => client.close(),
+  };
+}
+
+async function ping(db: Database): Promise<boolean> {
+  try {
+    await db.execute(sql`select 1`);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,134 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** Lower-cased and trimmed: one account per address. */
+    email: text('email').notNull(),
+    emailVerifiedAt: ts('email_verified_at'),
+    /** Null for accounts created through a social provider until a password is set. */
+    passwordHash: text('password_hash'),
+    addressLine1: text('address_line1').notNull().default(''),
+    city: text('city').notNull().default(''),
+    state: text('state').notNull().default(''),
+    postalCode: text('postal_code').notNull().default(''),
+    country: text('country').notNull().default(''),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('users_email_key').on(t.email)],
+);
+
+/** A signed-in session; the JWT names it by id so that it can be revoked. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    keepMeSignedIn: boolean('keep_me_signed_in').notNull(),
+    createdAt: createdAt(),
+    lastSeenAt: ts('last_seen_at').notNull().defaultNow(),
+    expiresAt: ts('expires_at').notNull(),
+    revokedAt: ts('revoked_at'),
+    userAgent: text('user_agent'),
+    ip: text('ip'),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+export const ACTION_TOKEN_KINDS = [
+  'verify_email',
+  'email_change',
+  'password_reset',
+  'account_deletion',
+  'app_login',
+] as const;
+export type ActionTokenKind = (typeof ACTION_TOKEN_KINDS)[number];
+
+/** Single-use tokens sent in mails and deeplinks; only their SHA-256 is stored. */
+export const actionTokens = pgTable(
+  'action_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tokenHash: text('token_hash').notNull(),
+    kind: text('kind').$type<ActionTokenKind>().notNull(),
+    /** Kept after the account is deleted, so that a second click says "already deleted". */
+    userId: uuid('user_id'),
+    /** The new address of an e-mail change. */
+    newEmail: text('new_email'),
+    createdAt: createdAt(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+  },
+  (t) => [uniqueIndex('action_tokens_hash_key').on(t.tokenHash), index('action_tokens_user_idx').on(t.userId, t.kind)],
+);
+
+/** A provider identity linked to an account: matched by provider and subject, not e-mail alone. */
+export const socialAccounts = pgTable(
+  'social_accounts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    subject: text('subject').notNull(),
+    email: text('email'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('social_accounts_provider_subject_key').on(t.provider, t.subject),
+    index('social_accounts_user_idx').on(t.userId),
+  ],
+);
+
+/**
+ * Attempt counters shared by every replica (sign-in lockout, e-mail change limit).
+ * One row per (scope, key); the window restarts when it has passed.
+ */
+export const attemptCounters = pgTable(
+  'attempt_counters',
+  {
+    scope: text('scope').notNull(),
+    key: text('key').notNull(),
+    count: integer('count').notNull().default(0),
+    windowStartedAt: ts('window_started_at').notNull(),
+    lockedUntil: ts('locked_until'),
+  },
+  (t) => [uniqueIndex('attempt_counters_pk').on(t.scope, t.key)],
+);
+
+/** Every mail the service composed; the dev mailbox reads it when no SMTP server is configured. */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    /** Sequential, so that the mailbox lists newest first even when the clock stands still. */
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    to: text('to_address').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text_body').notNull(),
+    html: text('html_body').notNull(),
+    links: jsonb('links').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    createdAt: createdAt(),
+    sentAt: ts('sent_at'),
+  },
+  (t) => [index('mail_outbox_to_idx').on(t.to, t.id)],
+);

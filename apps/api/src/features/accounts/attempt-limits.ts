@@ -1,0 +1,65 @@
+import { sql } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { attemptCounters } from '../../db/schema';
+import type { Clock } from '../../lib/clock';
+
+export interface LimitRule {
+  scope: string;
+  /** Attempts allowed within the window. */
+  max: number;
+  windowMinutes: number;
+  /** When set, reaching max locks the key for this long. */
+  lockMinutes?: number;
+}
+
+/**
+ * Attempt counters kept in the database, so that every replica counts the same attempts.
+ * Each change is one atomic upsert: concurrent failures cannot slip past the limit.
+ */
+export class AttemptLimiter {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+  ) {}
+
+  async isLocked(rule: LimitRule, key: string): Promise<boolean> {
+    const now = this.clock.now();
+    const [row] = await this.db
+      .select()
+      .from(attemptCounters)
+      .where(sql`${attemptCounters.scope} = ${rule.scope} and ${attemptCounters.key} = ${key}`)
+      .limit(1);
+    if (!row) return false;
+    if (row.lockedUntil && row.lockedUntil > now) return true;
+    if (rule.lockMinutes) return false;
+    const windowOpen = row.windowStartedAt.getTime() + rule.windowMinutes * 60_000 > now.getTime();
+    return windowOpen && row.count >= rule.max;
+  }
+
+  /** Counts one attempt; returns true when the key is now over its limit. */
+  async record(rule: LimitRule, key: string): Promise<boolean> {
+    const now = this.clock.now();
+    const windowStart = new Date(now.getTime() - rule.windowMinutes * 60_000);
+    const lockUntil = rule.lockMinutes ? new Date(now.getTime() + rule.lockMinutes * 60_000) : null;
+    const fresh = sql`${attemptCounters.windowStartedAt} <= ${windowStart}`;
+    const [row] = await this.db
+      .insert(attemptCounters)
+      .values({ scope: rule.scope, key, count: 1, windowStartedAt: now, lockedUntil: rule.max <= 1 ? lockUntil : null })
+      .onConflictDoUpdate({
+        target: [attemptCounters.scope, attemptCounters.key],
+        set: {
+          count: sql`case when ${fresh} then 1 else ${attemptCounters.count} + 1 end`,
+          windowStartedAt: sql`case when ${fresh} then ${now} else ${attemptCounters.windowStartedAt} end`,
+          lockedUntil: sql`case when (case when ${fresh} then 1 else ${attemptCounters.count} + 1 end) >= ${rule.max} then ${lockUntil}::timestamptz else ${attemptCounters.lockedUntil} end`,
+        },
+      })
+      .returning();
+    return (row?.count ?? 0) >= rule.max;
+  }
+
+  async reset(rule: LimitRule, key: string): Promise<void> {
+    await this.db
+      .delete(attemptCounters)
+      .where(sql`${attemptCounters.scope} = ${rule.scope} and ${attemptCounters.key} = ${key}`);
+  }
+}

@@ -1,0 +1,160 @@
+import { accountCalls, type User } from '@soundid/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import countries from 'i18n-iso-countries';
+import en from 'i18n-iso-countries/langs/en.json' with { type: 'json' };
+import type { ClientMeta, SignedIn } from './service';
+
+countries.registerLocale(en);
+
+/** The payment country list from the ISO 3166-1 data of i18n-iso-countries, sorted by name. */
+const paymentCountries = Object.entries(countries.getNames('en', { select: 'official' }))
+  .map(([Code, Name]) => ({ Code, Name }))
+  .sort((a, b) => a.Name.localeCompare(b.Name, 'en'));
+
+const path = (call: string) => `/api/accounts/${call}`;
+
+export function clientMeta(request: FastifyRequest): ClientMeta {
+  return { userAgent: request.headers['user-agent'], ip: request.ip };
+}
+
+/** The account calls of spec account-and-sign-in §7, at the contract's paths. */
+export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { accounts, sessionCookie } = app.deps;
+
+  const signedIn = (reply: FastifyReply, result: SignedIn, getProfile = true) => {
+    sessionCookie.set(reply, result.session.token, result.session.expiresAt, result.session.keepMeSignedIn);
+    const user: User = getProfile ? result.user : { ...result.user, Profile: null };
+    return { Success: true, Token: result.session.token, Result: { User: user } };
+  };
+  const ok = (Result: unknown = {}) => ({ Success: true, Result });
+
+  app.post(path('LoginByEmail'), { schema: { body: accountCalls.LoginByEmail } }, async (request, reply) => {
+    const { email, password, keepMeSignedIn, getProfile } = request.body;
+    const result = await accounts.loginByEmail(email, password, keepMeSignedIn ?? false, clientMeta(request));
+    return signedIn(reply, result, getProfile);
+  });
+
+  /** Who is signed in; also exchanges a query token (sent as AuthToken) for the cookie. */
+  app.post(path('LoginByToken'), { schema: { body: accountCalls.LoginByToken } }, async (request, reply) => {
+    const auth = await app.requireSession(request);
+    const user = await accounts.currentUser(auth.userId);
+    const token = auth.via === 'header' ? String(request.headers.authtoken) : (sessionCookie.read(request) ?? '');
+    if (auth.via === 'header') sessionCookie.set(reply, token, auth.expiresAt, auth.keepMeSignedIn);
+    return {
+      Success: true,
+      Token: token,
+      Result: { User: request.body.getProfile === false ? { ...user, Profile: null } : user },
+    };
+  });
+
+  app.post(path('LoginBySocial'), { schema: { body: accountCalls.LoginBySocial } }, async (request, reply) => {
+    const { socialPlatform, token, tokenType, getProfile, keepMeSignedIn } = request.body;
+    const result = await accounts.loginBySocial(
+      socialPlatform,
+      token,
+      tokenType,
+      keepMeSignedIn ?? true,
+      clientMeta(request),
+    );
+    return signedIn(reply, result, getProfile);
+  });
+
+  /** Ends the session if there is one; always clears the cookie. */
+  app.post(path('Logout'), { schema: { body: accountCalls.Logout } }, async (request, reply) => {
+    const auth = await app.optionalSession(request);
+    if (auth) await app.deps.sessions.revoke(auth.sessionId);
+    sessionCookie.clear(reply);
+    return ok();
+  });
+
+  app.post(path('GetAppLoginDeeplink'), { schema: { body: accountCalls.GetAppLoginDeeplink } }, async (request) => {
+    const auth = await app.requireSession(request);
+    return ok({ AppLoginDeeplink: await accounts.createAppLoginDeeplink(auth.userId) });
+  });
+
+  app.post(path('UpdateUserDetails'), { schema: { body: accountCalls.UpdateUserDetails } }, async (request) => {
+    const auth = await app.requireSession(request);
+    const { silent: _silent, ...address } = request.body;
+    return ok({ User: await accounts.updateAddress(auth.userId, address) });
+  });
+
+  app.post(path('register'), { schema: { body: accountCalls.register } }, async (request, reply) => {
+    await accounts.register(request.body.email, request.body.password);
+    reply.code(201);
+    return ok();
+  });
+
+  app.post(path('InitiatePasswordReset'), { schema: { body: accountCalls.InitiatePasswordReset } }, async (request) => {
+    await accounts.initiatePasswordReset(request.body.email);
+    return ok();
+  });
+
+  app.post(path('PasswordReset'), { schema: { body: accountCalls.PasswordReset } }, async (request) => {
+    await accounts.resetPassword(request.body.token, request.body.password);
+    return ok();
+  });
+
+  app.post(
+    path('DeleteAccountConfirm'),
+    { schema: { body: accountCalls.DeleteAccountConfirm } },
+    async (request, reply) => {
+      await accounts.confirmDeletion(request.body.token);
+      sessionCookie.clear(reply);
+      return ok();
+    },
+  );
+
+  app.post(path('VerifyEmail'), { schema: { body: accountCalls.VerifyEmail } }, async (request, reply) => {
+    return signedIn(reply, await accounts.verifyEmail(request.body.token, clientMeta(request)));
+  });
+
+  app.post(path('VerifyEmailChange'), { schema: { body: accountCalls.VerifyEmailChange } }, async (request) => {
+    return ok({ User: await accounts.confirmEmailChange(request.body.token) });
+  });
+
+  app.post(
+    path('ResendVerificationEmailForToken'),
+    { schema: { body: accountCalls.ResendVerificationEmailForToken } },
+    async (request) => {
+      await accounts.resendVerificationForToken(request.body.token);
+      return ok();
+    },
+  );
+
+  app.post(
+    path('ResendVerificationEmail'),
+    { schema: { body: accountCalls.ResendVerificationEmail } },
+    async (request) => {
+      await accounts.resendVerification(request.body.email, request.body.password);
+      return ok();
+    },
+  );
+
+  app.post(path('GetPaymentCountries'), { schema: { body: accountCalls.GetPaymentCountries } }, async () =>
+    ok(paymentCountries),
+  );
+
+  app.post(path('GetOrUpdateProfile'), { schema: { body: accountCalls.GetOrUpdateProfile } }, async (request) => {
+    const auth = await app.requireSession(request);
+    return ok(await accounts.currentUser(auth.userId));
+  });
+
+  app.post(path('ChangePassword'), { schema: { body: accountCalls.ChangePassword } }, async (request) => {
+    const auth = await app.requireSession(request);
+    await accounts.changePassword(auth.userId, auth.sessionId, request.body.oldPassword, request.body.newPassword);
+    return ok();
+  });
+
+  app.post(path('ChangeEmail'), { schema: { body: accountCalls.ChangeEmail } }, async (request) => {
+    const auth = await app.requireSession(request);
+    await accounts.requestEmailChange(auth.userId, request.body.newEmail);
+    return ok();
+  });
+
+  app.post(path('DeleteAccount'), { schema: { body: accountCalls.DeleteAccount } }, async (request) => {
+    const auth = await app.requireSession(request);
+    await accounts.requestDeletion(auth.userId);
+    return ok();
+  });
+};

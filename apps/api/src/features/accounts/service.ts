@@ -1,0 +1,474 @@
+import {
+  ACCOUNT_DELETION_LINK_VALIDITY_HOURS,
+  type Address,
+  APP_LOGIN_TOKEN_VALIDITY_MINUTES,
+  EMAIL_CHANGE_LINK_VALIDITY_HOURS,
+  EMAIL_CHANGE_MAX_ATTEMPTS,
+  EMAIL_CHANGE_WINDOW_MINUTES,
+  LOGIN_LOCKOUT_MINUTES,
+  LOGIN_MAX_FAILED_ATTEMPTS,
+  PASSWORD_RESET_LINK_VALIDITY_HOURS,
+  type SocialPlatform,
+  type User,
+  VERIFICATION_LINK_VALIDITY_HOURS,
+} from '@soundid/contracts';
+import { and, eq, ne } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { actionTokens, socialAccounts, users } from '../../db/schema';
+import type { Clock } from '../../lib/clock';
+import { Fault } from '../../lib/fault';
+import type { Mailer } from '../mail/mailer';
+import type { ActionTokenService, TokenFaults } from './action-tokens';
+import type { AttemptLimiter, LimitRule } from './attempt-limits';
+import {
+  accountDeletedMail,
+  accountDeletionConfirmMail,
+  emailChangeMail,
+  passwordResetMail,
+  verifyEmailMail,
+} from './mails';
+import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from './passwords';
+import type { IssuedSession, SessionService } from './sessions';
+import type { SocialVerifier } from './social-verifier';
+import { findUserByEmail, findUserById, isUniqueViolation, normalizeEmail, toUser, type UserRow } from './users-repo';
+
+export const LOGIN_LIMIT: LimitRule = {
+  scope: 'login',
+  max: LOGIN_MAX_FAILED_ATTEMPTS,
+  windowMinutes: 15,
+  lockMinutes: LOGIN_LOCKOUT_MINUTES,
+};
+export const EMAIL_CHANGE_LIMIT: LimitRule = {
+  scope: 'email-change',
+  max: EMAIL_CHANGE_MAX_ATTEMPTS,
+  windowMinutes: EMAIL_CHANGE_WINDOW_MINUTES,
+};
+
+const VERIFY_FAULTS: TokenFaults = {
+  notFound: 'EmailValidationTokenNotFound',
+  alreadyUsed: 'ActionTokenAlreadyUsed',
+  expired: 'ActionTokenExpired',
+};
+const RESET_FAULTS: TokenFaults = {
+  notFound: 'TokenInvalid',
+  alreadyUsed: 'ActionTokenAlreadyUsed',
+  expired: 'ActionTokenExpired',
+};
+const EMAIL_CHANGE_FAULTS: TokenFaults = {
+  notFound: 'EmailChangeValidationTokenNotFound',
+  alreadyUsed: 'EmailChangeValidationTokenAlreadyUsed',
+  expired: 'ActionTokenExpired',
+};
+const DELETION_FAULTS: TokenFaults = {
+  notFound: 'AccountDeletionTokenNotFound',
+  alreadyUsed: 'AccountDeletionTokenAlreadyUsed',
+  expired: 'ActionTokenExpired',
+};
+const APP_LOGIN_FAULTS: TokenFaults = {
+  notFound: 'TokenInvalid',
+  alreadyUsed: 'ActionTokenAlreadyUsed',
+  expired: 'TokenExpired',
+};
+
+export interface ClientMeta {
+  userAgent?: string | undefined;
+  ip?: string | undefined;
+}
+
+export interface SignedIn {
+  session: IssuedSession;
+  user: User;
+}
+
+export interface AccountServiceDeps {
+  db: Database;
+  clock: Clock;
+  sessions: SessionService;
+  tokens: ActionTokenService;
+  limiter: AttemptLimiter;
+  mailer: Mailer;
+  social: SocialVerifier;
+  publicUrl: string;
+  appLoginScheme: string;
+}
+
+/** The account rules: sign-up, sign-in, verification, profile, e-mail and password changes, deletion. */
+export class AccountService {
+  constructor(private readonly deps: AccountServiceDeps) {}
+
+  private link(path: string, token: string): string {
+    return `${this.deps.publicUrl}/${path}/${token}`;
+  }
+
+  // ── Sign-up and verification ────────────────────────────────────────────
+
+  async register(email: string, password: string): Promise<void> {
+    const { db, clock } = this.deps;
+    const normalized = normalizeEmail(email);
+    if (await findUserByEmail(db, normalized)) throw new Fault('UserAlreadyRegistered');
+    const passwordHash = await hashPassword(password);
+    let token: string;
+    try {
+      token = await db.transaction(async (tx) => {
+        const now = clock.now();
+        const [user] = await tx
+          .insert(users)
+          .values({ email: normalized, passwordHash, createdAt: now, updatedAt: now })
+          .returning({ id: users.id });
+        if (!user) throw new Fault('UserSaveFailure');
+        return this.deps.tokens.create(tx, 'verify_email', user.id, VERIFICATION_LINK_VALIDITY_HOURS * 60);
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new Fault('UserAlreadyRegistered');
+      throw error;
+    }
+    await this.sendVerification(normalized, token);
+  }
+
+  private sendVerification(email: string, token: string): Promise<void> {
+    return this.deps.mailer.send(
+      verifyEmailMail({
+        to: email,
+        link: this.link('verify-email', token),
+        validHours: VERIFICATION_LINK_VALIDITY_HOURS,
+      }),
+    );
+  }
+
+  private async issueVerification(user: UserRow): Promise<void> {
+    const token = await this.deps.db.transaction(async (tx) => {
+      await this.deps.tokens.retireUnused(tx, 'verify_email', user.id);
+      return this.deps.tokens.create(tx, 'verify_email', user.id, VERIFICATION_LINK_VALIDITY_HOURS * 60);
+    });
+    await this.sendVerification(user.email, token);
+  }
+
+  /** Confirms the address and signs the customer in (spec: succeeded → logged in). */
+  async verifyEmail(token: string, meta: ClientMeta): Promise<SignedIn> {
+    const { db, clock } = this.deps;
+    return db.transaction(async (tx) => {
+      const row = await this.deps.tokens.consume(tx, 'verify_email', token, VERIFY_FAULTS);
+      const user = row.userId ? await findUserById(tx, row.userId) : undefined;
+      if (!user) throw new Fault('UserEmailValidationNotFound');
+      const [updated] = await tx
+        .update(users)
+        .set({ emailVerifiedAt: user.emailVerifiedAt ?? clock.now(), updatedAt: clock.now() })
+        .where(eq(users.id, user.id))
+        .returning();
+      const session = await this.deps.sessions.issue(tx, user.id, true, meta);
+      return { session, user: toUser(updated ?? user) };
+    });
+  }
+
+  /** A new link for the address behind an expired (or otherwise unusable) verification link. */
+  async resendVerificationForToken(token: string): Promise<void> {
+    const row = await this.deps.tokens.find(this.deps.db, 'verify_email', token);
+    const user = row?.userId ? await findUserById(this.deps.db, row.userId) : undefined;
+    if (!row || !user) throw new Fault('EmailValidationTokenNotFound');
+    if (user.emailVerifiedAt) throw new Fault('EmailValidationTokenAlreadyUsed');
+    await this.issueVerification(user);
+  }
+
+  /** A new link for a customer who proves the password (login screen, expired link). */
+  async resendVerification(email: string, password: string): Promise<void> {
+    const user = await this.checkCredentials(email, password);
+    if (user.emailVerifiedAt) throw new Fault('EmailValidationTokenAlreadyUsed');
+    await this.issueVerification(user);
+  }
+
+  // ── Sign-in ─────────────────────────────────────────────────────────────
+
+  /**
+   * Checks e-mail and password under the lockout rule: after repeated failures the address
+   * is locked for 5 minutes, even for the right password. Unknown addresses cost a hash
+   * verification too, so that timing does not tell which addresses exist.
+   */
+  private async checkCredentials(email: string, password: string): Promise<UserRow> {
+    const { db, limiter } = this.deps;
+    const key = normalizeEmail(email);
+    if (await limiter.isLocked(LOGIN_LIMIT, key)) throw new Fault('AttemptOverLimitLogin');
+    const user = await findUserByEmail(db, key);
+    const ok = user?.passwordHash
+      ? await verifyPassword(user.passwordHash, password)
+      : (await verifyPassword(await dummyPasswordHash(), password)) && false;
+    if (!user || !ok) {
+      const locked = await limiter.record(LOGIN_LIMIT, key);
+      throw new Fault(locked ? 'AttemptOverLimitLogin' : 'UserLoginInvalidCredentials');
+    }
+    await limiter.reset(LOGIN_LIMIT, key);
+    if (user.passwordHash && needsRehash(user.passwordHash)) {
+      await db
+        .update(users)
+        .set({ passwordHash: await hashPassword(password) })
+        .where(eq(users.id, user.id));
+    }
+    return user;
+  }
+
+  async loginByEmail(email: string, password: string, keepMeSignedIn: boolean, meta: ClientMeta): Promise<SignedIn> {
+    const user = await this.checkCredentials(email, password);
+    if (!user.emailVerifiedAt) {
+      const latest = await this.deps.tokens.latest(this.deps.db, 'verify_email', user.id);
+      const linkLive = latest && !latest.usedAt && latest.expiresAt > this.deps.clock.now();
+      throw new Fault(linkLive ? 'UserLoginEmailNotVerified' : 'UserLoginEmailUnverifiedAndLinkExpired');
+    }
+    const session = await this.deps.sessions.issue(this.deps.db, user.id, keepMeSignedIn, meta);
+    return { session, user: toUser(user) };
+  }
+
+  async currentUser(userId: string): Promise<User> {
+    const user = await findUserById(this.deps.db, userId);
+    if (!user) throw new Fault('UserAuthenticationFailed');
+    return toUser(user);
+  }
+
+  /**
+   * Social sign-in: an identity already linked signs in; otherwise an account with the same
+   * address is linked when the provider vouches for the address, or a new account is made.
+   */
+  async loginBySocial(
+    platform: SocialPlatform,
+    token: string,
+    tokenType: 'access_token' | 'id_token',
+    keepMeSignedIn: boolean,
+    meta: ClientMeta,
+  ): Promise<SignedIn> {
+    const identity = await this.deps.social.verify({ platform, token, tokenType });
+    const { db, clock } = this.deps;
+    const run = () =>
+      db.transaction(async (tx) => {
+        const [linked] = await tx
+          .select({ user: users })
+          .from(socialAccounts)
+          .innerJoin(users, eq(users.id, socialAccounts.userId))
+          .where(and(eq(socialAccounts.provider, identity.provider), eq(socialAccounts.subject, identity.subject)))
+          .limit(1);
+        let user = linked?.user;
+        if (!user) {
+          if (!identity.email) throw new Fault('SocialLoginEmailMissing');
+          if (!identity.emailVerified) throw new Fault('SocialLoginTokenInvalid');
+          const email = normalizeEmail(identity.email);
+          const now = clock.now();
+          const existing = await findUserByEmail(tx, email);
+          if (existing) {
+            // A password set on a never-verified account was never proven by its owner:
+            // drop it, so that whoever pre-registered the address cannot sign in later.
+            const [updated] = await tx
+              .update(users)
+              .set(
+                existing.emailVerifiedAt
+                  ? { updatedAt: now }
+                  : { emailVerifiedAt: now, passwordHash: null, updatedAt: now },
+              )
+              .where(eq(users.id, existing.id))
+              .returning();
+            user = updated ?? existing;
+          } else {
+            const [created] = await tx
+              .insert(users)
+              .values({ email, emailVerifiedAt: now, createdAt: now, updatedAt: now })
+              .returning();
+            if (!created) throw new Fault('UserSaveFailure');
+            user = created;
+          }
+          await tx.insert(socialAccounts).values({
+            userId: user.id,
+            provider: identity.provider,
+            subject: identity.subject,
+            email,
+            createdAt: now,
+          });
+        }
+        const session = await this.deps.sessions.issue(tx, user.id, keepMeSignedIn, meta);
+        return { session, user: toUser(user) };
+      });
+    try {
+      return await run();
+    } catch (error) {
+      // Two first sign-ins of the same identity at once: the loser finds the winner's link.
+      if (isUniqueViolation(error)) return run();
+      throw error;
+    }
+  }
+
+  // ── Desktop-app sign-in through a deeplink ──────────────────────────────
+
+  async createAppLoginDeeplink(userId: string): Promise<string> {
+    const token = await this.deps.tokens.create(this.deps.db, 'app_login', userId, APP_LOGIN_TOKEN_VALIDITY_MINUTES);
+    return `${this.deps.appLoginScheme}://login?token=${token}`;
+  }
+
+  async exchangeAppLoginToken(token: string, meta: ClientMeta): Promise<SignedIn> {
+    return this.deps.db.transaction(async (tx) => {
+      const row = await this.deps.tokens.consume(tx, 'app_login', token, APP_LOGIN_FAULTS);
+      const user = row.userId ? await findUserById(tx, row.userId) : undefined;
+      if (!user) throw new Fault('UserNotFound');
+      const session = await this.deps.sessions.issue(tx, user.id, true, meta);
+      return { session, user: toUser(user) };
+    });
+  }
+
+  // ── Password reset and change ───────────────────────────────────────────
+
+  /** Answers the same whether or not the address exists; mails only an existing account. */
+  async initiatePasswordReset(email: string): Promise<void> {
+    const user = await findUserByEmail(this.deps.db, email);
+    if (!user) return;
+    const token = await this.deps.db.transaction(async (tx) => {
+      await this.deps.tokens.retireUnused(tx, 'password_reset', user.id);
+      return this.deps.tokens.create(tx, 'password_reset', user.id, PASSWORD_RESET_LINK_VALIDITY_HOURS * 60);
+    });
+    await this.deps.mailer.send(
+      passwordResetMail({
+        to: user.email,
+        link: this.link('reset-password', token),
+        validHours: PASSWORD_RESET_LINK_VALIDITY_HOURS,
+      }),
+    );
+  }
+
+  /** Sets the new password, proves the address, lifts a sign-in lockout and ends every session. */
+  async resetPassword(token: string, password: string): Promise<void> {
+    const passwordHash = await hashPassword(password);
+    const { db, clock } = this.deps;
+    const email = await db.transaction(async (tx) => {
+      const row = await this.deps.tokens.consume(tx, 'password_reset', token, RESET_FAULTS);
+      const user = row.userId ? await findUserById(tx, row.userId) : undefined;
+      if (!user) throw new Fault('UserNotFound');
+      const now = clock.now();
+      await tx
+        .update(users)
+        .set({ passwordHash, emailVerifiedAt: user.emailVerifiedAt ?? now, updatedAt: now })
+        .where(eq(users.id, user.id));
+      await this.deps.sessions.revokeAllOf(tx, user.id);
+      return user.email;
+    });
+    await this.deps.limiter.reset(LOGIN_LIMIT, email);
+  }
+
+  /**
+   * Changes the password, or sets a first one for an account made through a social provider
+   * (old password empty). The other sessions end; this one stays.
+   */
+  async changePassword(userId: string, sessionId: string, oldPassword: string, newPassword: string): Promise<void> {
+    const { db, clock } = this.deps;
+    const user = await findUserById(db, userId);
+    if (!user) throw new Fault('UserAuthenticationFailed');
+    if (user.passwordHash) {
+      if (!oldPassword || !(await verifyPassword(user.passwordHash, oldPassword))) {
+        throw new Fault('UserPasswordChangeOldPasswordInvalid');
+      }
+    } else if (oldPassword) {
+      throw new Fault('UserPasswordChangeOldPasswordInvalid');
+    }
+    const passwordHash = await hashPassword(newPassword);
+    await db.transaction(async (tx) => {
+      await tx.update(users).set({ passwordHash, updatedAt: clock.now() }).where(eq(users.id, userId));
+      await this.deps.sessions.revokeAllOf(tx, userId, sessionId);
+    });
+  }
+
+  // ── Profile ─────────────────────────────────────────────────────────────
+
+  async updateAddress(userId: string, address: Address): Promise<User> {
+    const [row] = await this.deps.db
+      .update(users)
+      .set({
+        addressLine1: address.addressLine1,
+        city: address.city,
+        state: address.state,
+        postalCode: address.postalCode,
+        country: address.country,
+        updatedAt: this.deps.clock.now(),
+      })
+      .where(eq(users.id, userId))
+      .returning();
+    if (!row) throw new Fault('UserAuthenticationFailed');
+    return toUser(row);
+  }
+
+  // ── E-mail change ───────────────────────────────────────────────────────
+
+  /** Sends a confirmation link to the new address; the change happens when it is opened. */
+  async requestEmailChange(userId: string, newEmail: string): Promise<void> {
+    const { db, limiter } = this.deps;
+    const email = normalizeEmail(newEmail);
+    if (await limiter.isLocked(EMAIL_CHANGE_LIMIT, userId)) throw new Fault('AttemptOverLimitChangeEmail');
+    await limiter.record(EMAIL_CHANGE_LIMIT, userId);
+    const user = await findUserById(db, userId);
+    if (!user) throw new Fault('UserAuthenticationFailed');
+    if (user.email === email) throw new Fault('UserEmailUnchanged');
+    if (await findUserByEmail(db, email)) throw new Fault('EmailChangeEmailAlreadyUsedByAnotherUser');
+    const token = await db.transaction(async (tx) => {
+      await this.deps.tokens.retireUnused(tx, 'email_change', userId);
+      return this.deps.tokens.create(tx, 'email_change', userId, EMAIL_CHANGE_LINK_VALIDITY_HOURS * 60, {
+        newEmail: email,
+      });
+    });
+    await this.deps.mailer.send(
+      emailChangeMail({
+        to: email,
+        link: this.link('verify-email-change', token),
+        validHours: EMAIL_CHANGE_LINK_VALIDITY_HOURS,
+      }),
+    );
+  }
+
+  async confirmEmailChange(token: string): Promise<User> {
+    const { db, clock } = this.deps;
+    try {
+      return await db.transaction(async (tx) => {
+        const row = await this.deps.tokens.consume(tx, 'email_change', token, EMAIL_CHANGE_FAULTS);
+        if (!row.userId || !row.newEmail) throw new Fault('EmailChangeValidationTokenNotFound');
+        const [taken] = await tx
+          .select({ id: users.id })
+          .from(users)
+          .where(and(eq(users.email, row.newEmail), ne(users.id, row.userId)))
+          .limit(1);
+        if (taken) throw new Fault('EmailChangeEmailAlreadyUsedByAnotherUser');
+        const now = clock.now();
+        const [updated] = await tx
+          .update(users)
+          .set({ email: row.newEmail, emailVerifiedAt: now, updatedAt: now })
+          .where(eq(users.id, row.userId))
+          .returning();
+        if (!updated) throw new Fault('UserNotFound');
+        return toUser(updated);
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new Fault('EmailChangeEmailAlreadyUsedByAnotherUser');
+      throw error;
+    }
+  }
+
+  // ── Deletion ────────────────────────────────────────────────────────────
+
+  async requestDeletion(userId: string): Promise<void> {
+    const user = await findUserById(this.deps.db, userId);
+    if (!user) throw new Fault('UserAuthenticationFailed');
+    const token = await this.deps.db.transaction(async (tx) => {
+      await this.deps.tokens.retireUnused(tx, 'account_deletion', userId);
+      return this.deps.tokens.create(tx, 'account_deletion', userId, ACCOUNT_DELETION_LINK_VALIDITY_HOURS * 60);
+    });
+    await this.deps.mailer.send(
+      accountDeletionConfirmMail({
+        to: user.email,
+        link: this.link('delete-account', token),
+        validHours: ACCOUNT_DELETION_LINK_VALIDITY_HOURS,
+      }),
+    );
+  }
+
+  /** Deletes the account and everything that cascades from it; the used link stays on record. */
+  async confirmDeletion(token: string): Promise<void> {
+    const email = await this.deps.db.transaction(async (tx) => {
+      const row = await this.deps.tokens.consume(tx, 'account_deletion', token, DELETION_FAULTS);
+      const user = row.userId ? await findUserById(tx, row.userId) : undefined;
+      if (!user) throw new Fault('AccountDeletionTokenAlreadyUsed');
+      await tx.delete(actionTokens).where(and(eq(actionTokens.userId, user.id), ne(actionTokens.id, row.id)));
+      await tx.delete(users).where(eq(users.id, user.id));
+      return user.email;
+    });
+    await this.deps.mailer.send(accountDeletedMail({ to: email }));
+  }
+}

@@ -1,0 +1,37 @@
+import { emailSchema } from '@soundid/contracts';
+import { count, eq } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { sessions, socialAccounts } from '../../db/schema';
+import { Fault } from '../../lib/fault';
+import { constantTimeEqual } from '../../lib/secrets';
+import { findUserByEmail, toUser } from '../accounts/users-repo';
+
+/** The operator API behind `npm run admin`, authenticated with the operator token. */
+export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.addHook('onRequest', async (request) => {
+    const header = request.headers.authorization ?? '';
+    const token = header.startsWith('Bearer ') ? header.slice(7) : '';
+    if (!token || !constantTimeEqual(token, app.deps.config.adminToken)) throw new Fault('AdminTokenInvalid');
+  });
+
+  app.get('/api/admin/user', { schema: { querystring: z.object({ email: emailSchema }) } }, async (request) => {
+    const { db } = app.deps;
+    const user = await findUserByEmail(db, request.query.email);
+    if (!user) throw new Fault('UserNotFound');
+    const [live] = await db.select({ n: count() }).from(sessions).where(eq(sessions.userId, user.id));
+    const providers = await db
+      .select({ provider: socialAccounts.provider })
+      .from(socialAccounts)
+      .where(eq(socialAccounts.userId, user.id));
+    return {
+      Success: true,
+      Result: {
+        ...toUser(user),
+        CreatedAt: user.createdAt.toISOString(),
+        Sessions: live?.n ?? 0,
+        SocialProviders: providers.map((p) => p.provider),
+      },
+    };
+  });
+};

@@ -1,0 +1,46 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../../db/client';
+import { mailOutbox } from '../../db/schema';
+import type { MailTransport, OutgoingMail } from '../../integrations/mail/types';
+import type { Clock } from '../../lib/clock';
+
+export interface Mailer {
+  send(mail: OutgoingMail): Promise<void>;
+}
+
+/**
+ * With SMTP configured, mails go out through it and are never stored (their links carry
+ * live tokens). Without it, the outbox table keeps them for the dev mailbox and the links
+ * are printed to the console, so that a person trying the system can follow them.
+ */
+export function createMailer(options: {
+  db: Database;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  transport: MailTransport | undefined;
+}): Mailer {
+  const { db, clock, log, transport } = options;
+  return {
+    async send(mail) {
+      if (transport) {
+        try {
+          await transport.send(mail);
+          log.info({ subject: mail.subject }, 'mail sent');
+        } catch (error) {
+          // The action that caused the mail stands; the customer can ask for the mail again.
+          log.error({ err: error, subject: mail.subject }, 'mail delivery failed');
+        }
+        return;
+      }
+      await db.insert(mailOutbox).values({
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        links: mail.links,
+        createdAt: clock.now(),
+      });
+      log.info({ to: mail.to, subject: mail.subject, links: mail.links }, 'mail kept in the dev outbox');
+    },
+  };
+}

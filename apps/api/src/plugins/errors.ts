@@ -1,0 +1,70 @@
+import { ExceptionType } from '@soundid/contracts';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { Fault } from '../lib/fault';
+
+/** Errors that mean the database cannot be reached right now: a 503, not a 500. */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  '57P01',
+  '57P03',
+  '53300',
+  '08006',
+  '08001',
+  '08003',
+]);
+
+function isDatabaseUnavailable(error: unknown): boolean {
+  const e = error as { code?: string; cause?: { code?: string }; message?: string };
+  const code = e?.code ?? e?.cause?.code;
+  return (
+    (code !== undefined && UNAVAILABLE_CODES.has(code)) ||
+    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
+      e?.message ?? '',
+    )
+  );
+}
+
+/** Turns anything thrown into the contract's Fault envelope; details of a 5xx stay in the log. */
+export function toFault(error: unknown): Fault {
+  if (error instanceof Fault) return error;
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const issues = error.validation;
+    const variables: Record<string, string> = {};
+    for (const issue of issues) {
+      const field = issue.instancePath.replace(/^\//, '').replace(/\//g, '.') || 'body';
+      variables[field] ??= issue.message ?? 'invalid';
+    }
+    return new Fault('RequestInvalid', variables, issues[0]?.message ?? undefined);
+  }
+  const fastifyError = error as FastifyError;
+  if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new Fault('RequestTooLarge');
+  if (isDatabaseUnavailable(error)) return new Fault('ServiceUnavailable');
+  const status = fastifyError.statusCode;
+  if (status && status >= 400 && status < 500) {
+    const fault = new Fault(
+      'RequestInvalid',
+      {},
+      status === 415 ? 'Send the request body as application/json.' : undefined,
+    );
+    return Object.assign(fault, { status: status === 404 ? 404 : 400 });
+  }
+  return new Fault('Unknown');
+}
+
+export function sendFault(reply: FastifyReply, fault: Fault): FastifyReply {
+  return reply.code(fault.status).type('application/json').send({ Success: false, Fault: fault.toBody() });
+}
+
+export function registerErrorHandling(app: FastifyInstance, onSessionFault: (reply: FastifyReply) => void): void {
+  app.setErrorHandler((error, request: FastifyRequest, reply) => {
+    const fault = toFault(error);
+    if (fault.status >= 500) request.log.error({ err: error }, 'request failed');
+    else request.log.info({ fault: fault.faultName }, 'request refused');
+    if (fault.type === ExceptionType.Session) onSessionFault(reply);
+    return sendFault(reply, fault);
+  });
+}

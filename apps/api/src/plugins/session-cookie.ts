@@ -1,0 +1,60 @@
+import { SESSION_COOKIE_PLAIN, SESSION_COOKIE_SECURE } from '@soundid/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { SessionClaims, SessionService } from '../features/accounts/sessions';
+import { Fault } from '../lib/fault';
+
+/**
+ * The browser keeps the session in an HttpOnly cookie (API contract, Session):
+ * `__Host-soundid_session` (Secure) over https, `soundid_session` over plain http.
+ */
+export class SessionCookie {
+  readonly name: string;
+  private readonly secure: boolean;
+
+  constructor(publicUrl: string) {
+    this.secure = publicUrl.startsWith('https://');
+    this.name = this.secure ? SESSION_COOKIE_SECURE : SESSION_COOKIE_PLAIN;
+  }
+
+  /** With keep-me-signed-in the cookie lives until the token expires; otherwise it is a session cookie. */
+  set(reply: FastifyReply, token: string, expiresAt: Date, keepMeSignedIn: boolean): void {
+    reply.setCookie(this.name, token, {
+      httpOnly: true,
+      secure: this.secure,
+      sameSite: 'lax',
+      path: '/',
+      ...(keepMeSignedIn ? { expires: expiresAt } : {}),
+    });
+  }
+
+  clear(reply: FastifyReply): void {
+    reply.clearCookie(this.name, { httpOnly: true, secure: this.secure, sameSite: 'lax', path: '/' });
+  }
+
+  read(request: FastifyRequest): string | undefined {
+    return request.cookies[this.name] || undefined;
+  }
+}
+
+export interface Authenticated extends SessionClaims {
+  /** How the token came: apps send the header, browsers the cookie. */
+  via: 'header' | 'cookie';
+}
+
+/**
+ * A request is signed in by the AuthToken header, or by the cookie together with the
+ * Software header, which a cross-site form or link cannot send (ASVS 3.5.1).
+ */
+export async function authenticateRequest(
+  request: FastifyRequest,
+  cookie: SessionCookie,
+  sessions: SessionService,
+): Promise<Authenticated> {
+  const header = request.headers.authtoken;
+  const headerToken = Array.isArray(header) ? header[0] : header;
+  if (headerToken) return { ...(await sessions.authenticate(headerToken)), via: 'header' };
+  const cookieToken = cookie.read(request);
+  if (!cookieToken) throw new Fault('SecurityAuthTokenNotPassed');
+  if (!request.headers.software) throw new Fault('SoftwareHeaderMissing');
+  return { ...(await sessions.authenticate(cookieToken)), via: 'cookie' };
+}

@@ -1,0 +1,17 @@
+import type { TestApp } from './test-app';
+
+export const PASSWORD = 'correct horse battery';
+
+/** Signs up, opens the verification link and returns the session token. */
+export async function signUpVerified(t: TestApp, email: string, password = PASSWORD): Promise<string> {
+  const reg = await t.call('/api/accounts/register', { email, password });
+  if (reg.statusCode !== 201) throw new Error(`register failed: ${reg.body}`);
+  const token = await t.lastLinkToken(email);
+  const verified = await t.call('/api/accounts/VerifyEmail', { token });
+  if (verified.statusCode !== 200) throw new Error(`verify failed: ${verified.body}`);
+  return verified.json().Token;
+}
+
+export function faultOf(res: { json(): unknown }): string | undefined {
+  return (res.json() as { Fault?: { ExceptionName: string } }).Fault?.ExceptionName;
+}

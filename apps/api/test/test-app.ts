@@ -1,0 +1,74 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { type AppOptions, buildApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import type { DatabaseHandle } from '../src/db/client';
+import { FakeClock } from './fake-clock';
+import { openTestDatabase } from './test-database';
+
+export interface TestApp {
+  app: FastifyInstance;
+  clock: FakeClock;
+  database: DatabaseHandle;
+  /** POST a call with JSON, optionally signed in with a token. */
+  call(url: string, body?: unknown, token?: string, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
+  /** The mails sent to an address, newest first (the dev outbox). */
+  mailsTo(address: string): Promise<{ Subject: string; Text: string; Html: string; Links: string[] }[]>;
+  /** The token at the end of the newest mail's first link to an address. */
+  lastLinkToken(address: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
+
+export async function createTestApp(
+  env: Record<string, string> = {},
+  overrides: Partial<Omit<AppOptions, 'config' | 'database' | 'clock'>> = {},
+): Promise<TestApp> {
+  const clock = new FakeClock();
+  const database = await openTestDatabase();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'soundid-test-')),
+    PUBLIC_URL: 'http://localhost:3000',
+    SESSION_SECRET: 'test-session-secret-0123456789abcdef0123456789',
+    ADMIN_TOKEN,
+    WEB_DIST_DIR: path.join(tmpdir(), 'no-spa-here'),
+    ...env,
+  });
+  const app = await buildApp({ config, database, clock, logger: false, ...overrides });
+  await app.ready();
+
+  const call: TestApp['call'] = (url, body = {}, token, headers = {}) =>
+    app.inject({
+      method: 'POST',
+      url,
+      payload: body as object,
+      headers: { 'content-type': 'application/json', ...(token ? { authtoken: token } : {}), ...headers },
+    });
+
+  const mailsTo: TestApp['mailsTo'] = async (address) => {
+    const res = await app.inject({ method: 'GET', url: `/api/dev/mail?to=${encodeURIComponent(address)}` });
+    return res.json().Result;
+  };
+
+  return {
+    app,
+    clock,
+    database,
+    call,
+    mailsTo,
+    async lastLinkToken(address) {
+      const [mail] = await mailsTo(address);
+      const link = mail?.Links[0];
+      if (!link) throw new Error(`no mail with a link to ${address}`);
+      return link.split('/').pop() as string;
+    },
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}

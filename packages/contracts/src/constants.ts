@@ -1,0 +1,64 @@
+/** Timings and limits of the spec (account-and-sign-in §9, licenses-devices-tokens §9). */
+export const NOTIFICATION_AUTO_CLOSE_MS = 5000;
+export const QUERY_NOTIFICATION_AUTO_CLOSE_MS = 30_000;
+export const HOVER_MENU_CLOSE_DELAY_MS = 200;
+export const SCROLL_TRACKING_DEBOUNCE_MS = 66;
+export const ERROR_REPORT_SAMPLE_RATE = 0.4;
+export const ERROR_TRACE_SAMPLE_RATE = 0.01;
+
+export const PASSWORD_MIN_LENGTH = 8;
+/** ASVS 5.0 6.2.9: at least 64 characters must be accepted. */
+export const PASSWORD_MAX_LENGTH = 128;
+export const EMAIL_MAX_LENGTH = 96;
+
+export const VERIFICATION_LINK_VALIDITY_HOURS = 24;
+export const PASSWORD_RESET_LINK_VALIDITY_HOURS = 1;
+export const EMAIL_CHANGE_LINK_VALIDITY_HOURS = 24;
+export const ACCOUNT_DELETION_LINK_VALIDITY_HOURS = 24;
+export const APP_LOGIN_TOKEN_VALIDITY_MINUTES = 5;
+
+export const SERIAL_MIN_LENGTH = 9;
+export const SERIAL_MAX_LENGTH = 24;
+export const CAMPAIGN_TRIAL_DAYS = 60;
+export const REFERENCE_TRIAL_DAYS = 21;
+export const VOICE_AI_TRIAL_DAYS = 7;
+
+export const LICENSE_KEY_GROUPS = 4;
+export const LICENSE_KEY_GROUP_LENGTH = 6;
+export const LICENSE_KEY_LENGTH = LICENSE_KEY_GROUPS * LICENSE_KEY_GROUP_LENGTH;
+
+export const ActivationType = { Normal: 0, Trial: 1 } as const;
+export type ActivationType = (typeof ActivationType)[keyof typeof ActivationType];
+
+/** Sign-in lockout: the spec's message says 5 minutes. */
+export const LOGIN_LOCKOUT_MINUTES = 5;
+export const LOGIN_MAX_FAILED_ATTEMPTS = 5;
+/** E-mail change requests allowed per window. */
+export const EMAIL_CHANGE_MAX_ATTEMPTS = 5;
+export const EMAIL_CHANGE_WINDOW_MINUTES = 60;
+
+/** Session lifetimes: without keep-me-signed-in a session ends after idle time or a day at most. */
+export const SESSION_SHORT_LIFETIME_HOURS = 24;
+export const SESSION_LONG_LIFETIME_DAYS = 30;
+
+export const TOKENS_PER_SECOND = 10;
+export const MIN_BILLED_SECONDS = 7;
+export const TOKEN_VALIDITY_MONTHS = 12;
+export const PAGINATION_WINDOW = 3;
+export const PAYMENT_STATUS_MAX_RETRIES = 5;
+export const PAYMENT_STATUS_FIRST_DELAY_MS = 3000;
+export const PAYMENT_STATUS_DELAY_STEP_MS = 2000;
+export const STOREFRONT_API_VERSION = '2025-01';
+
+export const NOTIFICATION_TYPES = ['success', 'danger', 'cookies'] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+
+/** The four routes whose query token is an action token, not a session token. */
+export const TOKEN_ROUTES = ['reset-password', 'delete-account', 'verify-email', 'verify-email-change'] as const;
+
+export const PAGE_TITLE_PREFIX = 'My SoundID';
+export const PAGE_TITLE_SEPARATOR = ' | ';
+
+/** Session cookie names (API contract, Session). */
+export const SESSION_COOKIE_SECURE = '__Host-soundid_session';
+export const SESSION_COOKIE_PLAIN = 'soundid_session';

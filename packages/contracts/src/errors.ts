@@ -1,0 +1,223 @@
+import { z } from 'zod';
+
+/**
+ * ExceptionType values (API contract: 30 is fixed, the rest are ours).
+ *  10 bad input · 20 business rule · 30 session no longer valid · 40 over a limit · 50 service fault
+ */
+export const ExceptionType = { Input: 10, Business: 20, Session: 30, Limit: 40, Service: 50 } as const;
+export type ExceptionType = (typeof ExceptionType)[keyof typeof ExceptionType];
+
+interface FaultSpec {
+  status: number;
+  type: ExceptionType;
+  /** The message of the spec's table (account-and-sign-in §8), shown to customers. */
+  message: string;
+}
+
+const B = ExceptionType.Business;
+
+/** The error catalogue: every fault the service raises, with its status and message. */
+export const faults = {
+  // Generic
+  Unknown: { status: 500, type: ExceptionType.Service, message: 'Unknown error.' },
+  'Network Error': {
+    status: 503,
+    type: ExceptionType.Service,
+    message: 'Please check your internet connection and refresh the page to continue.',
+  },
+  ServiceUnavailable: {
+    status: 503,
+    type: ExceptionType.Service,
+    message: 'The service is temporarily unavailable. Please try again in a moment.',
+  },
+  RequestInvalid: { status: 400, type: ExceptionType.Input, message: 'The request is not valid.' },
+  RequestTooLarge: { status: 400, type: ExceptionType.Input, message: 'The request is too large.' },
+  NotFound: { status: 404, type: ExceptionType.Input, message: 'Not found.' },
+  MethodNotAllowed: { status: 405, type: ExceptionType.Input, message: 'Method not allowed.' },
+  LoginNeeded: { status: 401, type: ExceptionType.Session, message: 'Unauthorized.' },
+  AdminTokenInvalid: { status: 401, type: ExceptionType.Input, message: 'Operator token is missing or wrong.' },
+  SoftwareHeaderMissing: {
+    status: 403,
+    type: ExceptionType.Input,
+    message: 'Requests signed in by cookie must carry the Software header.',
+  },
+
+  // Session (ExceptionType 30: the SPA drops the session and reloads)
+  SecurityAuthTokenNotPassed: { status: 401, type: ExceptionType.Session, message: 'Unauthorized.' },
+  SecurityAuthTokenExpired: { status: 401, type: ExceptionType.Session, message: 'Token expired.' },
+  SecurityAuthTokenInvalid: { status: 401, type: ExceptionType.Session, message: 'Invalid token.' },
+  UserAuthenticationFailed: { status: 401, type: ExceptionType.Session, message: 'Unauthorized.' },
+
+  // Users
+  UserSaveFailure: { status: 500, type: ExceptionType.Service, message: 'Saving user failed.' },
+  UserNotFound: { status: 404, type: B, message: 'User not found.' },
+  UserEmailValidationNotFound: { status: 404, type: B, message: 'Email validation not found.' },
+  UserLoginNotRegistered: { status: 404, type: B, message: 'Login is not registered.' },
+  UserAlreadyRegistered: {
+    status: 409,
+    type: B,
+    message: 'An account with this email address already exists. Please log in.',
+  },
+  UserLoginEmailNotVerified: { status: 403, type: B, message: 'Please verify your email before logging in.' },
+  UserLoginEmailUnverifiedAndLinkExpired: {
+    status: 403,
+    type: B,
+    message: 'Please verify your email before logging in.',
+  },
+  UserLoginInvalidCredentials: {
+    status: 401,
+    type: B,
+    message: "We don't recognize this user. Please check your email address and password.",
+  },
+  UserPasswordChangeOldPasswordInvalid: { status: 400, type: B, message: 'Old password is not correct.' },
+  UserPasswordChangeNewPasswordInvalidTooWeak: { status: 400, type: B, message: 'New password is too weak.' },
+  UserPasswordAlreadySet: {
+    status: 409,
+    type: B,
+    message: 'A password is already set for this account. Use change password instead.',
+  },
+  UserEmailInvalid: { status: 400, type: ExceptionType.Input, message: 'Email address is not in a correct format.' },
+  UserPasswordInvalid: { status: 400, type: ExceptionType.Input, message: 'Password is shorter than 8 symbols.' },
+  UserEmailUnchanged: { status: 400, type: B, message: 'This is already your email address.' },
+  SocialLoginProviderNotConfigured: { status: 400, type: B, message: 'This sign-in provider is not available.' },
+  SocialLoginTokenInvalid: { status: 401, type: B, message: 'The sign-in with the provider could not be verified.' },
+  SocialLoginEmailMissing: {
+    status: 400,
+    type: B,
+    message: 'The provider did not share an email address. Please sign up with your email address.',
+  },
+
+  // Action tokens
+  ActionTokenSaveFailure: { status: 500, type: ExceptionType.Service, message: 'Saving token failed.' },
+  ActionTokenNotFound: { status: 404, type: B, message: 'Invalid token.' },
+  ActionTokenExpired: { status: 410, type: B, message: 'Token expired.' },
+  ActionTokenAlreadyUsed: { status: 409, type: B, message: 'Token already used.' },
+  TokenInvalid: { status: 400, type: B, message: 'Invalid token.' },
+  TokenExpired: { status: 410, type: B, message: 'Token expired.' },
+  EmailValidationTokenNotFound: { status: 404, type: B, message: 'This email verification link is invalid.' },
+  EmailChangeValidationTokenNotFound: { status: 404, type: B, message: 'This email verification link is invalid.' },
+  EmailValidationTokenAlreadyUsed: { status: 409, type: B, message: 'Email address already validated.' },
+  EmailChangeValidationTokenAlreadyUsed: { status: 409, type: B, message: 'Email address already validated.' },
+  EmailChangeEmailAlreadyUsedByAnotherUser: {
+    status: 409,
+    type: B,
+    message: 'Email address already used by another user.',
+  },
+  EmailChangeValidationTokenSaveFailure: { status: 500, type: ExceptionType.Service, message: 'Token save failed.' },
+  AccountDeletionTokenAlreadyUsed: { status: 409, type: B, message: 'Account already deleted.' },
+  AccountDeletionTokenNotFound: { status: 404, type: B, message: 'This account deletion link is invalid.' },
+
+  // Limits
+  AttemptOverLimitLogin: {
+    status: 429,
+    type: ExceptionType.Limit,
+    message: 'Login failed. Please try again after 5 minutes.',
+  },
+  AttemptOverLimitChangeEmail: {
+    status: 429,
+    type: ExceptionType.Limit,
+    message: 'Too many email change requests. Please try again later.',
+  },
+  AttemptOverLimit: { status: 429, type: ExceptionType.Limit, message: 'Too many requests. Please try again later.' },
+
+  // Keys and licences
+  KeyNotFound: {
+    status: 404,
+    type: B,
+    message: 'License activation key is not valid. Please check if you have entered the key correctly.',
+  },
+  KeySaveFailure: { status: 500, type: ExceptionType.Service, message: 'Saving key failed.' },
+  KeyNooneToAssignKeyTo: { status: 400, type: B, message: 'User not specified for key assignment.' },
+  KeyOwnedByAnotherUser: {
+    status: 409,
+    type: B,
+    message:
+      'This license activation key is already registered to another account. Did you use a different email address before? Look for mail from accounts@soundid.com.',
+  },
+  KeyAlreadyExisting: {
+    status: 409,
+    type: B,
+    message: 'This license activation key has already been registered for your account.',
+  },
+  KeyBundleNotAllowed: {
+    status: 400,
+    type: B,
+    message: 'Product license not supported. Use the activation key in the product to activate.',
+  },
+  KeyRevokeOverLimit: { status: 429, type: B, message: 'You have reached license deactivation limit.' },
+  UpgradeKeyAlreadyUsed: {
+    status: 409,
+    type: B,
+    message: 'This upgrade code has already been used. Each upgrade code can only be used once.',
+  },
+  UpgradeCodeNotFound: {
+    status: 404,
+    type: B,
+    message: 'Upgrade code is not valid. Please check if you have entered the code correctly.',
+  },
+  UpgradeCodeIncompatibility: {
+    status: 409,
+    type: B,
+    message: 'This upgrade code cannot be used with your current license',
+  },
+
+  // Transfers (catalogue of the spec)
+  TransferFailedUserNotFound: { status: 404, type: B, message: 'User not found for transfer.' },
+  TransferFailedUserEmailNotVerified: { status: 403, type: B, message: 'Transfer user email is not verified.' },
+  TransferFailedUserOtherError: { status: 400, type: B, message: 'Transfer unknown error.' },
+} as const satisfies Record<string, FaultSpec>;
+
+export type FaultName = keyof typeof faults;
+
+/** Faults after which the SPA silently drops the session (account-and-sign-in §8). */
+export const SESSION_CLEARING_FAULTS: readonly FaultName[] = [
+  'UserAuthenticationFailed',
+  'SecurityAuthTokenExpired',
+  'SecurityAuthTokenNotPassed',
+  'SecurityAuthTokenInvalid',
+];
+
+/** Faults the screens handle themselves: no global banner. */
+export const LOCALLY_HANDLED_FAULTS: readonly FaultName[] = [
+  'UserPasswordChangeOldPasswordInvalid',
+  'ActionTokenExpired',
+  'ActionTokenAlreadyUsed',
+  'UserNotFound',
+  'AttemptOverLimitLogin',
+  'AttemptOverLimitChangeEmail',
+  'KeyOwnedByAnotherUser',
+  'UpgradeCodeIncompatibility',
+];
+
+export function isFaultName(name: string): name is FaultName {
+  return Object.hasOwn(faults, name);
+}
+
+/**
+ * The generic handler's lookup: a message by fault name, else the server's user text,
+ * else the name, else 'Unknown'.
+ */
+export function faultMessage(name: string | undefined, userText?: string): string {
+  if (name && isFaultName(name)) return faults[name].message;
+  return userText || name || faults.Unknown.message;
+}
+
+export const faultVariableSchema = z.object({ Key: z.string(), Value: z.string() });
+export const faultSchema = z.object({
+  ExceptionName: z.string(),
+  ExceptionType: z.number().int(),
+  ExceptionCode: z.number().int(),
+  ExceptionUserText: z.string(),
+  ExceptionVariables: z.array(faultVariableSchema),
+});
+export type FaultBody = z.infer<typeof faultSchema>;
+
+export interface FailureEnvelope {
+  Success: false;
+  Fault: FaultBody;
+}
+export interface SuccessEnvelope<T> {
+  Success: true;
+  Result: T;
+}
+export type Envelope<T> = SuccessEnvelope<T> | FailureEnvelope;

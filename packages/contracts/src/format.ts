@@ -1,0 +1,85 @@
+import { PAGE_TITLE_PREFIX, PAGE_TITLE_SEPARATOR, PAGINATION_WINDOW } from './constants';
+import { messages } from './messages';
+
+/** The address as its non-empty parts joined by commas, or 'No address entered'. */
+export function formatAddress(
+  profile: { AddressLine1?: string; City?: string; State?: string; PostalCode?: string; Country?: string } | null,
+): string {
+  if (!profile) return messages.noAddress;
+  const parts = [profile.AddressLine1, profile.City, profile.State, profile.PostalCode, profile.Country]
+    .map((p) => p?.trim())
+    .filter((p): p is string => Boolean(p));
+  return parts.length > 0 ? parts.join(', ') : messages.noAddress;
+}
+
+/** 'My SoundID | Title | Subtitle' from the matched routes' titles. */
+export function pageTitle(titles: readonly (string | undefined)[]): string {
+  return [PAGE_TITLE_PREFIX, ...titles.filter((t): t is string => Boolean(t))].join(PAGE_TITLE_SEPARATOR);
+}
+
+/** A licence key shown masked and upper-cased: the last group visible. */
+export function maskLicenseKey(normalizedKey: string): string {
+  const key = normalizedKey.toUpperCase();
+  const groups = key.match(/.{1,6}/g) ?? [];
+  return groups.map((g, i) => (i === groups.length - 1 ? g : '*'.repeat(g.length))).join('-');
+}
+
+/** Part of an address kept visible so that its owner recognises it: j***@e***.com */
+export function maskEmail(email: string): string {
+  const [local = '', domain = ''] = email.split('@');
+  const dot = domain.lastIndexOf('.');
+  const host = dot > 0 ? domain.slice(0, dot) : domain;
+  const tld = dot > 0 ? domain.slice(dot) : '';
+  return `${local.slice(0, 1)}***@${host.slice(0, 1)}***${tld}`;
+}
+
+/** Epoch values padded on the right with zeros to 13 digits, so seconds-based values work. */
+export function toEpochMs(value: number | string): number {
+  const digits = String(value).replace(/\D/g, '');
+  return Number(digits.padEnd(13, '0').slice(0, 13));
+}
+
+/** dd/mm/yy h:mm am/pm */
+export function formatHistoryDate(value: number | string, timeZone?: string): string {
+  const date = new Date(toEpochMs(value));
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    day: '2-digit',
+    month: '2-digit',
+    year: '2-digit',
+    hour: 'numeric',
+    minute: '2-digit',
+    hour12: true,
+    ...(timeZone ? { timeZone } : {}),
+  }).formatToParts(date);
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${get('day')}/${get('month')}/${get('year')} ${get('hour')}:${get('minute')} ${get('dayPeriod').toLowerCase()}`;
+}
+
+/** A /Date(ms)/ string (the device list's date form). */
+export function toDotNetDate(date: Date): string {
+  return `/Date(${date.getTime()})/`;
+}
+
+export function parseDotNetDate(value: string): Date | undefined {
+  const match = /^\/Date\((-?\d+)\)\/$/.exec(value);
+  return match ? new Date(Number(match[1])) : undefined;
+}
+
+/** USD shows $, any other currency €; two decimals. */
+export function formatPrice(amount: number | string, currencyCode: string): string {
+  const symbol = currencyCode.toUpperCase() === 'USD' ? '$' : '€';
+  return `${symbol}${Number(amount).toFixed(2)}`;
+}
+
+/** Pager items: 3 pages each side of the current, plus first and last, with ellipses. */
+export function paginationWindow(page: number, pageCount: number): (number | 'ellipsis')[] {
+  const from = Math.max(1, page - PAGINATION_WINDOW);
+  const to = Math.min(pageCount, page + PAGINATION_WINDOW);
+  const items: (number | 'ellipsis')[] = [];
+  if (from > 1) items.push(1);
+  if (from > 2) items.push('ellipsis');
+  for (let p = from; p <= to; p++) items.push(p);
+  if (to < pageCount - 1) items.push('ellipsis');
+  if (to < pageCount) items.push(pageCount);
+  return items;
+}

@@ -1,0 +1,30 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * One run for every workspace. The API suite runs on PGlite always and once more on
+ * PostgreSQL when TEST_DATABASE_URL is set; each test file gets its own database.
+ */
+const apiProject = (name: string, env: Record<string, string>) => ({
+  extends: false as const,
+  test: {
+    name,
+    root: 'apps/api',
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    environment: 'node',
+    pool: 'forks' as const,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    env,
+  },
+});
+
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: 'contracts', root: 'packages/contracts', include: ['src/**/*.test.ts'] } },
+      apiProject('api-pglite', { TEST_DB_KIND: 'pglite' }),
+      ...(process.env.TEST_DATABASE_URL ? [apiProject('api-postgres', { TEST_DB_KIND: 'postgres' })] : []),
+      'apps/web/vitest.config.ts',
+    ],
+  },
+});
