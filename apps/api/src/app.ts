@@ -23,6 +23,7 @@ import { type Clock, type Random, systemClock, systemRandom } from './lib/clock'
 import { redactUrl } from './lib/redact';
 import { registerErrorHandling } from './plugins/errors';
 import { registerJsonBody } from './plugins/json-body';
+import { registerOpenApi } from './plugins/openapi';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { type Authenticated, authenticateRequest, SessionCookie } from './plugins/session-cookie';
 import { registerSpa } from './plugins/spa';
@@ -98,7 +99,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const db = database.db;
   const transport =
     options.mailTransport ?? (config.smtpUrl ? createSmtpTransport(config.smtpUrl, config.mailFrom) : undefined);
-  const mailer = createMailer({ db, clock, log: app.log, transport });
+  const mailer = createMailer({
+    db,
+    clock,
+    log: app.log,
+    transport,
+    ...(options.logger === false ? { announce: () => {} } : {}),
+  });
   const social = options.socialVerifier ?? createSocialVerifier({ ...config.social, now: () => clock.now() });
   const sessions = new SessionService(db, clock, config.sessionSecret);
   const sessionCookie = new SessionCookie(config.publicUrl);
@@ -144,6 +151,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (request.url.startsWith('/api/')) reply.header('Cache-Control', 'no-store');
   });
 
+  await registerOpenApi(app);
   await app.register(metaRoutes);
   await app.register(accountRoutes);
   await app.register(appRoutes);

@@ -18,14 +18,19 @@ Options:
   --help                     Show this help
 `;
 
+type Args = Record<string, string | boolean | undefined>;
+
 interface Command {
-  run(args: Record<string, string | boolean | undefined>, api: AdminApi): Promise<void>;
+  /** The command's own options (all take a value). */
+  options: string[];
+  run(args: Args, api: AdminApi): Promise<void>;
 }
 
 type AdminApi = (method: 'GET' | 'POST', apiPath: string, body?: unknown) => Promise<unknown>;
 
 const commands: Record<string, Command> = {
   user: {
+    options: ['email'],
     async run(args, api) {
       const email = requireOption(args, 'email');
       const user = (await api('GET', `/api/admin/user?email=${encodeURIComponent(email)}`)) as Record<string, unknown>;
@@ -36,7 +41,7 @@ const commands: Record<string, Command> = {
   },
 };
 
-function requireOption(args: Record<string, string | boolean | undefined>, name: string): string {
+function requireOption(args: Args, name: string): string {
   const value = args[name];
   if (typeof value !== 'string' || !value) throw new UsageError(`--${name} is required`);
   return value;
@@ -53,21 +58,28 @@ function operatorToken(explicit: string | undefined): string {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: false,
-    options: { help: { type: 'boolean' }, url: { type: 'string' }, token: { type: 'string' } },
-  });
-  const [name] = positionals;
-  if (values.help || !name) {
+  const name = argv[0]?.startsWith('-') ? undefined : argv[0];
+  const rest = name ? argv.slice(1) : argv;
+  if (!name || argv.includes('--help')) {
     console.log(HELP);
-    return values.help ? 0 : 1;
+    return name || argv.includes('--help') ? 0 : 1;
   }
   const command = commands[name];
   if (!command) {
     console.error(`Unknown command: ${name}\n\n${HELP}`);
     return 1;
+  }
+  let values: Args;
+  try {
+    values = parseArgs({
+      args: rest,
+      strict: true,
+      options: Object.fromEntries(
+        ['url', 'token', ...command.options].map((option) => [option, { type: 'string' as const }]),
+      ),
+    }).values as Args;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
   }
   const baseUrl = String(values.url ?? process.env.PUBLIC_URL ?? 'http://localhost:3000').replace(/\/$/, '');
   const token = operatorToken(typeof values.token === 'string' ? values.token : undefined);

@@ -60,6 +60,12 @@ describe('operations', () => {
     expect(config).toMatchObject({ AppTarget: 'reference', SocialProviders: {}, DevelopmentEnv: true });
   });
 
+  it('serves the OpenAPI document generated from the schemas', async () => {
+    const doc = (await t.app.inject('/api/docs')).json();
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(doc.paths['/api/accounts/LoginByEmail'].post.requestBody).toBeDefined();
+  });
+
   it('sets the security headers on every response', async () => {
     const res = await t.app.inject('/api/health');
     expect(res.headers['content-security-policy']).toMatch(/default-src 'self'/);

@@ -15,7 +15,8 @@ export async function registerSpa(app: FastifyInstance, distDir: string | undefi
     await app.register(fastifyStatic, {
       root: distDir,
       wildcard: true,
-      index: false,
+      index: 'index.html',
+      cacheControl: false,
       setHeaders(res, filePath) {
         const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
         res.setHeader('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -18,8 +18,10 @@ export function createMailer(options: {
   clock: Clock;
   log: FastifyBaseLogger;
   transport: MailTransport | undefined;
+  /** Where the dev outbox prints each mail's links (the console by default). */
+  announce?: (line: string) => void;
 }): Mailer {
-  const { db, clock, log, transport } = options;
+  const { db, clock, log, transport, announce = console.log } = options;
   return {
     async send(mail) {
       if (transport) {
@@ -40,7 +42,7 @@ export function createMailer(options: {
         links: mail.links,
         createdAt: clock.now(),
       });
-      log.info({ to: mail.to, subject: mail.subject, links: mail.links }, 'mail kept in the dev outbox');
+      announce(`[dev mailbox] to ${mail.to}: ${mail.subject}${mail.links.map((l) => `\n  ${l}`).join('')}`);
     },
   };
 }

@@ -1,0 +1,84 @@
+import {
+  ACCOUNT_DELETION_LINK_VALIDITY_HOURS,
+  PASSWORD_RESET_LINK_VALIDITY_HOURS,
+  VERIFICATION_LINK_VALIDITY_HOURS,
+} from '@soundid/contracts';
+import { describe, expect, it } from 'vitest';
+import { escapeHtml } from '../../integrations/mail/layout';
+import {
+  accountDeletedMail,
+  accountDeletionConfirmMail,
+  emailChangeMail,
+  passwordResetMail,
+  verifyEmailMail,
+} from './mails';
+
+const to = 'ann@example.com';
+const link = 'https://id.soundid.test/verify-email?token=abc&x=<script>"1"';
+
+const actionMails = {
+  verifyEmailMail: verifyEmailMail({ to, link, validHours: VERIFICATION_LINK_VALIDITY_HOURS }),
+  emailChangeMail: emailChangeMail({ to, link, validHours: 24 }),
+  passwordResetMail: passwordResetMail({ to, link, validHours: PASSWORD_RESET_LINK_VALIDITY_HOURS }),
+  accountDeletionConfirmMail: accountDeletionConfirmMail({
+    to,
+    link,
+    validHours: ACCOUNT_DELETION_LINK_VALIDITY_HOURS,
+  }),
+};
+
+describe.each(Object.entries(actionMails))('%s', (_name, mail) => {
+  it('has a subject, the recipient and the link in both bodies', () => {
+    expect(mail.to).toBe(to);
+    expect(mail.subject).toMatch(/SoundID/);
+    expect(mail.text).toContain(link);
+    expect(mail.html).toContain(escapeHtml(link));
+    expect(mail.links).toEqual([link]);
+  });
+
+  it('escapes the HTML body', () => {
+    expect(mail.html).not.toContain('<script>');
+    expect(mail.html).toContain('&lt;script&gt;');
+    expect(mail.html).toContain('token=abc&amp;x=');
+    expect(mail.html).toContain('&quot;1&quot;');
+    expect(mail.html).toMatch(/^<!doctype html>/);
+  });
+
+  it('says how long the link works', () => {
+    expect(mail.text).toMatch(/valid for \d+ hours?/);
+  });
+});
+
+describe('validity', () => {
+  it('verification says 24 hours, reset says 1 hour', () => {
+    expect(verifyEmailMail({ to, link }).text).toContain('valid for 24 hours');
+    expect(passwordResetMail({ to, link, validHours: 1 }).text).toContain('valid for 1 hour ');
+    expect(passwordResetMail({ to, link }).html).toContain('valid for 1 hour ');
+  });
+});
+
+describe('emailChangeMail', () => {
+  it('names the new address, escaped in HTML', () => {
+    const mail = emailChangeMail({ to: 'new<b>@example.com', link: 'https://x.test/a' });
+    expect(mail.text).toContain('new<b>@example.com');
+    expect(mail.html).toContain('new&lt;b&gt;@example.com');
+    expect(mail.html).not.toContain('new<b>');
+  });
+});
+
+describe('accountDeletedMail', () => {
+  it('has no links', () => {
+    const mail = accountDeletedMail({ to });
+    expect(mail.subject).toBe('Your SoundID account has been deleted');
+    expect(mail.links).toEqual([]);
+    expect(mail.text).not.toMatch(/https?:/);
+    expect(mail.html).not.toContain('<a ');
+    expect(mail.html).toContain('My SoundID');
+  });
+});
+
+describe('escapeHtml', () => {
+  it('escapes the five special characters', () => {
+    expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
+  });
+});

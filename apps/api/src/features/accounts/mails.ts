@@ -1,0 +1,101 @@
+import {
+  ACCOUNT_DELETION_LINK_VALIDITY_HOURS,
+  EMAIL_CHANGE_LINK_VALIDITY_HOURS,
+  PASSWORD_RESET_LINK_VALIDITY_HOURS,
+  VERIFICATION_LINK_VALIDITY_HOURS,
+} from '@soundid/contracts';
+import { renderMail } from '../../integrations/mail/layout';
+import type { OutgoingMail } from '../../integrations/mail/types';
+
+/** A mail carrying one single-use action link. */
+export interface ActionMailInput {
+  to: string;
+  link: string;
+  /** How long the link works; defaults to the spec's constant for that mail. */
+  validHours?: number;
+}
+
+const hours = (n: number) => `${n} ${n === 1 ? 'hour' : 'hours'}`;
+const validity = (n: number) => `For your security, this link is valid for ${hours(n)} and can be used once.`;
+
+/** After sign-up (and on "send again"): proves the address. */
+export function verifyEmailMail({
+  to,
+  link,
+  validHours = VERIFICATION_LINK_VALIDITY_HOURS,
+}: ActionMailInput): OutgoingMail {
+  return renderMail({
+    to,
+    subject: 'Verify your email address for My SoundID',
+    heading: 'Welcome to My SoundID',
+    intro: ['Please confirm that this is your email address to finish setting up your SoundID account.'],
+    action: { label: 'Verify email address', link },
+    outro: [validity(validHours), 'If you did not create a SoundID account, you can ignore this email.'],
+  });
+}
+
+/** Sent to the NEW address: the change takes effect only when its owner follows the link. */
+export function emailChangeMail({
+  to,
+  link,
+  validHours = EMAIL_CHANGE_LINK_VALIDITY_HOURS,
+}: ActionMailInput): OutgoingMail {
+  return renderMail({
+    to,
+    subject: 'Confirm your new email address for My SoundID',
+    heading: 'Confirm your new email address',
+    intro: [`You asked to change the email address of your SoundID account to ${to}.`],
+    action: { label: 'Confirm new email address', link },
+    outro: [
+      validity(validHours),
+      'If you did not ask for this change, you can ignore this email: your account keeps its current address.',
+    ],
+  });
+}
+
+export function passwordResetMail({
+  to,
+  link,
+  validHours = PASSWORD_RESET_LINK_VALIDITY_HOURS,
+}: ActionMailInput): OutgoingMail {
+  return renderMail({
+    to,
+    subject: 'Reset your My SoundID password',
+    heading: 'Reset your password',
+    intro: ['We received a request to reset the password of your SoundID account. Choose a new password here:'],
+    action: { label: 'Choose a new password', link },
+    outro: [
+      validity(validHours),
+      'Setting a new password signs you out on every device.',
+      'If you did not ask for a new password, you can ignore this email: your password stays unchanged.',
+    ],
+  });
+}
+
+export function accountDeletionConfirmMail({
+  to,
+  link,
+  validHours = ACCOUNT_DELETION_LINK_VALIDITY_HOURS,
+}: ActionMailInput): OutgoingMail {
+  return renderMail({
+    to,
+    subject: 'Confirm the deletion of your SoundID account',
+    heading: 'Confirm account deletion',
+    intro: [
+      'You asked to delete your SoundID account. Deleting it removes your profile, licenses, devices and tokens for good; it cannot be undone.',
+    ],
+    action: { label: 'Delete my account', link },
+    outro: [validity(validHours), 'If you want to keep your account, ignore this email: nothing will be deleted.'],
+  });
+}
+
+/** The receipt after deletion; it carries no links, the account is gone. */
+export function accountDeletedMail({ to }: { to: string }): OutgoingMail {
+  return renderMail({
+    to,
+    subject: 'Your SoundID account has been deleted',
+    heading: 'Your account has been deleted',
+    intro: ['Your SoundID account and the data linked to it have been deleted, as you asked.'],
+    outro: ['Thank you for using SoundID. You are welcome to create a new account at any time.'],
+  });
+}
