@@ -106,7 +106,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     transport,
     ...(options.logger === false ? { announce: () => {} } : {}),
   });
-  const social = options.socialVerifier ?? createSocialVerifier({ ...config.social, now: () => clock.now() });
+  const social =
+    options.socialVerifier ??
+    createSocialVerifier({
+      ...config.social,
+      now: () => clock.now(),
+      // Tells a provider outage from a bad token in the log; the client sees the same fault.
+      onFailure: (platform, error) => app.log.warn({ err: error, platform }, 'social sign-in token refused'),
+    });
   const sessions = new SessionService(db, clock, config.sessionSecret);
   const sessionCookie = new SessionCookie(config.publicUrl);
   const accounts = new AccountService({

@@ -32,7 +32,7 @@ describe('operator API', () => {
       url: '/api/admin/user?email=VIC@example.com',
       headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
     });
-    expect(res.json().Result).toMatchObject({ Email: 'vic@example.com', EmailVerified: true, Sessions: 1 });
+    expect(res.json().Result).toMatchObject({ Email: 'vic@example.com', EmailVerified: true, ActiveSessions: 1 });
     const missing = await t.app.inject({
       url: '/api/admin/user?email=nobody@example.com',
       headers: { authorization: `Bearer ${ADMIN_TOKEN}` },

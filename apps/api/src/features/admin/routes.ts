@@ -1,5 +1,5 @@
 import { emailSchema } from '@soundid/contracts';
-import { count, eq } from 'drizzle-orm';
+import { and, count, eq, gt, isNull } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sessions, socialAccounts } from '../../db/schema';
@@ -19,7 +19,12 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     const { db } = app.deps;
     const user = await findUserByEmail(db, request.query.email);
     if (!user) throw new Fault('UserNotFound');
-    const [live] = await db.select({ n: count() }).from(sessions).where(eq(sessions.userId, user.id));
+    const [live] = await db
+      .select({ n: count() })
+      .from(sessions)
+      .where(
+        and(eq(sessions.userId, user.id), isNull(sessions.revokedAt), gt(sessions.expiresAt, app.deps.clock.now())),
+      );
     const providers = await db
       .select({ provider: socialAccounts.provider })
       .from(socialAccounts)
@@ -29,7 +34,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       Result: {
         ...toUser(user),
         CreatedAt: user.createdAt.toISOString(),
-        Sessions: live?.n ?? 0,
+        ActiveSessions: live?.n ?? 0,
         SocialProviders: providers.map((p) => p.provider),
       },
     };
