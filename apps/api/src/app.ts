@@ -16,6 +16,8 @@ import { appRoutes } from './features/apps/routes';
 import { devMailboxRoutes } from './features/mail/dev-mailbox-routes';
 import { createMailer, type Mailer } from './features/mail/mailer';
 import { metaRoutes } from './features/meta/routes';
+import { voiceAiAdminRoutes } from './features/voice-ai/admin-routes';
+import { voiceAiRoutes } from './features/voice-ai/routes';
 import { createSmtpTransport } from './integrations/mail/smtp-transport';
 import type { MailTransport } from './integrations/mail/types';
 import { createSocialVerifier } from './integrations/social';
@@ -163,6 +165,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(accountRoutes);
   await app.register(appRoutes);
   await app.register(adminRoutes);
+  await app.register(voiceAiRoutes);
+  await app.register(voiceAiAdminRoutes);
   if (!config.isProduction && !config.smtpUrl) await app.register(devMailboxRoutes);
   await registerSpa(app, config.webDistDir ?? defaultWebDist);
   return app;

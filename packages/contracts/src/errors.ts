@@ -161,6 +161,18 @@ export const faults = {
     message: 'This upgrade code cannot be used with your current license',
   },
 
+  // Voice AI tokens
+  TokenBalanceInsufficient: {
+    status: 402,
+    type: B,
+    message: 'Not enough tokens. Buy more tokens to continue processing.',
+  },
+  TokenRequestIdReused: {
+    status: 409,
+    type: B,
+    message: 'This request id was already used for a different request.',
+  },
+
   // Transfers (catalogue of the spec)
   TransferFailedUserNotFound: { status: 404, type: B, message: 'User not found for transfer.' },
   TransferFailedUserEmailNotVerified: { status: 403, type: B, message: 'Transfer user email is not verified.' },

@@ -4,16 +4,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sessions, socialAccounts } from '../../db/schema';
 import { Fault } from '../../lib/fault';
-import { constantTimeEqual } from '../../lib/secrets';
 import { findUserByEmail, toUser } from '../accounts/users-repo';
+import { requireOperator } from './operator-auth';
 
 /** The operator API behind `npm run admin`, authenticated with the operator token. */
 export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.addHook('onRequest', async (request) => {
-    const header = request.headers.authorization ?? '';
-    const token = header.startsWith('Bearer ') ? header.slice(7) : '';
-    if (!token || !constantTimeEqual(token, app.deps.config.adminToken)) throw new Fault('AdminTokenInvalid');
-  });
+  app.addHook('onRequest', requireOperator(app));
 
   app.get('/api/admin/user', { schema: { querystring: z.object({ email: emailSchema }) } }, async (request) => {
     const { db } = app.deps;

@@ -1,0 +1,79 @@
+import type { TokenLotCause } from '@soundid/contracts';
+import { sql } from 'drizzle-orm';
+import { bigserial, check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { users } from './schema';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/**
+ * A lot of tokens: what one purchase, grant or trial credited. Spending takes from the
+ * earliest purchased live lots first; a lot past its expiry is never spent.
+ */
+export const tokenLots = pgTable(
+  'token_lots',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    amount: integer('amount').notNull(),
+    remaining: integer('remaining').notNull(),
+    cause: text('cause').$type<TokenLotCause>().notNull(),
+    /** What credited it (payment id, operator grant key): a lot per source, once. */
+    sourceRef: text('source_ref').notNull(),
+    purchasedAt: ts('purchased_at').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    /** Credit order: breaks ties between lots purchased in the same millisecond (FIFO). */
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('token_lots_source_key').on(t.sourceRef),
+    index('token_lots_spendable_idx').on(t.userId, t.purchasedAt, t.seq).where(sql`${t.remaining} > 0`),
+    index('token_lots_history_idx').on(t.userId, t.purchasedAt, t.seq),
+    check('token_lots_remaining_range', sql`${t.remaining} >= 0 and ${t.remaining} <= ${t.amount}`),
+    check('token_lots_amount_positive', sql`${t.amount} > 0`),
+  ],
+);
+
+/** One processing request of an app; the request id makes a retry spend nothing more. */
+export const tokenSpends = pgTable(
+  'token_spends',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    requestId: text('request_id').notNull(),
+    /** Thousandths of a second, as the app reported them. */
+    millis: integer('millis').notNull(),
+    tokens: integer('tokens').notNull(),
+    balanceAfter: integer('balance_after').notNull(),
+    spentAt: ts('spent_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('token_spends_request_key').on(t.userId, t.requestId),
+    index('token_spends_user_idx').on(t.userId, t.spentAt),
+  ],
+);
+
+/** Which lots paid for a spend, and how much each. */
+export const tokenSpendAllocations = pgTable(
+  'token_spend_allocations',
+  {
+    /** Sequential: the usage history keeps the order of spends made in the same millisecond. */
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    spendId: uuid('spend_id')
+      .notNull()
+      .references(() => tokenSpends.id, { onDelete: 'cascade' }),
+    lotId: uuid('lot_id')
+      .notNull()
+      .references(() => tokenLots.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id').notNull(),
+    tokens: integer('tokens').notNull(),
+    spentAt: ts('spent_at').notNull(),
+  },
+  (t) => [
+    index('token_spend_allocations_user_idx').on(t.userId, t.spentAt),
+    index('token_spend_allocations_spend_idx').on(t.spendId),
+  ],
+);

@@ -1,0 +1,176 @@
+import {
+  type ConsumeTokensResult,
+  type PagedResult,
+  type PurchaseHistoryEntry,
+  type TokenLotCause,
+  tokenCostForSeconds,
+  tokenExpiry,
+  type UsageHistoryEntry,
+} from '@soundid/contracts';
+import { and, asc, count, desc, eq, gt, sql, sum } from 'drizzle-orm';
+import type { Database, Queryable } from '../../db/client';
+import { users } from '../../db/schema';
+import { tokenLots, tokenSpendAllocations, tokenSpends } from '../../db/voice-ai-schema';
+import type { Clock } from '../../lib/clock';
+import { Fault } from '../../lib/fault';
+
+export const HISTORY_PAGE_SIZE = 10;
+
+const CAUSE_LABELS: Record<TokenLotCause, string> = { purchase: 'Purchased', grant: 'Granted', trial: 'Trial' };
+
+export interface Credit {
+  userId: string;
+  amount: number;
+  cause: TokenLotCause;
+  /** Identifies what pays for the lot (payment, grant): the same source credits once. */
+  sourceRef: string;
+}
+
+/**
+ * The token ledger: lots credited by purchases, grants and trials, spent by the apps.
+ * Every change is one transaction; a customer's spends are serialised on their user row,
+ * so concurrent spends can never take the balance below zero.
+ */
+export class TokenLedger {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Credits a lot once per source; returns false when the source was already credited. */
+  async credit(tx: Queryable, credit: Credit): Promise<boolean> {
+    if (!Number.isInteger(credit.amount) || credit.amount <= 0) throw new Fault('RequestInvalid');
+    const purchasedAt = this.clock.now();
+    const rows = await tx
+      .insert(tokenLots)
+      .values({
+        userId: credit.userId,
+        amount: credit.amount,
+        remaining: credit.amount,
+        cause: credit.cause,
+        sourceRef: credit.sourceRef,
+        purchasedAt,
+        expiresAt: tokenExpiry(purchasedAt),
+      })
+      .onConflictDoNothing({ target: tokenLots.sourceRef })
+      .returning({ id: tokenLots.id });
+    return rows.length === 1;
+  }
+
+  /** Tokens that can still be spent: live lots only. */
+  async balance(userId: string, tx: Queryable = this.db): Promise<number> {
+    const [row] = await tx
+      .select({ total: sum(tokenLots.remaining) })
+      .from(tokenLots)
+      .where(and(eq(tokenLots.userId, userId), gt(tokenLots.expiresAt, this.clock.now())));
+    return Number(row?.total ?? 0);
+  }
+
+  /**
+   * Spends the cost of `seconds` of processing, earliest purchased lots first. A repeated
+   * request id spends nothing more and answers the first result.
+   */
+  async spend(userId: string, seconds: number, requestId: string): Promise<ConsumeTokensResult> {
+    const tokens = tokenCostForSeconds(seconds);
+    const millis = Math.round(seconds * 1000);
+    return this.db.transaction(async (tx) => {
+      const now = this.clock.now();
+      const [owner] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('no key update');
+      if (!owner) throw new Fault('UserAuthenticationFailed');
+
+      const [prior] = await tx
+        .select()
+        .from(tokenSpends)
+        .where(and(eq(tokenSpends.userId, userId), eq(tokenSpends.requestId, requestId)))
+        .limit(1);
+      if (prior) {
+        if (prior.millis !== millis) throw new Fault('TokenRequestIdReused');
+        return { TokensSpent: prior.tokens, TokenBalance: prior.balanceAfter };
+      }
+
+      const lots = await tx
+        .select({ id: tokenLots.id, remaining: tokenLots.remaining })
+        .from(tokenLots)
+        .where(and(eq(tokenLots.userId, userId), gt(tokenLots.remaining, 0), gt(tokenLots.expiresAt, now)))
+        .orderBy(asc(tokenLots.purchasedAt), asc(tokenLots.seq));
+      const available = lots.reduce((total, lot) => total + lot.remaining, 0);
+      if (available < tokens) {
+        throw new Fault('TokenBalanceInsufficient', { TokensNeeded: String(tokens), TokenBalance: String(available) });
+      }
+
+      const [spend] = await tx
+        .insert(tokenSpends)
+        .values({ userId, requestId, millis, tokens, balanceAfter: available - tokens, spentAt: now })
+        .returning({ id: tokenSpends.id });
+      if (!spend) throw new Fault('Unknown');
+      let due = tokens;
+      for (const lot of lots) {
+        if (due === 0) break;
+        const take = Math.min(due, lot.remaining);
+        await tx
+          .update(tokenLots)
+          .set({ remaining: sql`${tokenLots.remaining} - ${take}` })
+          .where(eq(tokenLots.id, lot.id));
+        await tx
+          .insert(tokenSpendAllocations)
+          .values({ spendId: spend.id, lotId: lot.id, userId, tokens: take, spentAt: now });
+        due -= take;
+      }
+      return { TokensSpent: tokens, TokenBalance: available - tokens };
+    });
+  }
+
+  /** Purchases, grants and trials, newest first; an expired lot has nothing remaining. */
+  async purchaseHistory(userId: string, page: number): Promise<PagedResult<PurchaseHistoryEntry>> {
+    const now = this.clock.now();
+    const [total] = await this.db.select({ n: count() }).from(tokenLots).where(eq(tokenLots.userId, userId));
+    const rows = await this.db
+      .select()
+      .from(tokenLots)
+      .where(eq(tokenLots.userId, userId))
+      .orderBy(desc(tokenLots.purchasedAt), desc(tokenLots.seq))
+      .limit(HISTORY_PAGE_SIZE)
+      .offset((page - 1) * HISTORY_PAGE_SIZE);
+    return {
+      PageItems: rows.map((lot) => ({
+        TokenAmount: lot.amount,
+        Type: CAUSE_LABELS[lot.cause],
+        OrderDate: lot.purchasedAt.getTime(),
+        ExpiryDate: lot.expiresAt.getTime(),
+        TokenBalance: lot.expiresAt > now ? lot.remaining : 0,
+      })),
+      PageNumber: page,
+      PageCount: pageCount(total?.n ?? 0),
+    };
+  }
+
+  /** Tokens spent, one entry per lot that paid, newest first. */
+  async usageHistory(userId: string, page: number): Promise<PagedResult<UsageHistoryEntry>> {
+    const [total] = await this.db
+      .select({ n: count() })
+      .from(tokenSpendAllocations)
+      .where(eq(tokenSpendAllocations.userId, userId));
+    const rows = await this.db
+      .select({ tokens: tokenSpendAllocations.tokens, spentAt: tokenSpendAllocations.spentAt, cause: tokenLots.cause })
+      .from(tokenSpendAllocations)
+      .innerJoin(tokenLots, eq(tokenLots.id, tokenSpendAllocations.lotId))
+      .where(eq(tokenSpendAllocations.userId, userId))
+      .orderBy(desc(tokenSpendAllocations.spentAt), desc(tokenSpendAllocations.id))
+      .limit(HISTORY_PAGE_SIZE)
+      .offset((page - 1) * HISTORY_PAGE_SIZE);
+    return {
+      PageItems: rows.map((row) => ({
+        TokenAmount: row.tokens,
+        Type: CAUSE_LABELS[row.cause],
+        Date: row.spentAt.getTime(),
+      })),
+      PageNumber: page,
+      PageCount: pageCount(total?.n ?? 0),
+    };
+  }
+}
+
+/** The page count is an integer > 0 even when there is nothing yet. */
+function pageCount(items: number): number {
+  return Math.max(1, Math.ceil(items / HISTORY_PAGE_SIZE));
+}

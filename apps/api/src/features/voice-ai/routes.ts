@@ -1,0 +1,29 @@
+import { voiceAiCalls } from '@soundid/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { TokenLedger } from './ledger';
+
+/** Token history for the portal and token spending for the apps. */
+export const voiceAiRoutes: FastifyPluginAsyncZod = async (app) => {
+  const ledger = new TokenLedger(app.deps.db, app.deps.clock);
+
+  app.post(
+    '/api/voiceai/GetPurchaseHistory',
+    { schema: { body: voiceAiCalls.GetPurchaseHistory } },
+    async (request) => {
+      const auth = await app.requireSession(request);
+      return { Success: true, Result: await ledger.purchaseHistory(auth.userId, request.body.page) };
+    },
+  );
+
+  app.post('/api/voiceai/GetActionHistory', { schema: { body: voiceAiCalls.GetActionHistory } }, async (request) => {
+    const auth = await app.requireSession(request);
+    return { Success: true, Result: await ledger.usageHistory(auth.userId, request.body.page) };
+  });
+
+  /** Apps bill processing time; the same requestId again spends nothing more. */
+  app.post('/api/apps/ConsumeTokens', { schema: { body: voiceAiCalls.ConsumeTokens } }, async (request) => {
+    const auth = await app.requireSession(request);
+    const { seconds, requestId } = request.body;
+    return { Success: true, Result: await ledger.spend(auth.userId, seconds, requestId) };
+  });
+};
