@@ -1,0 +1,60 @@
+import type { Page } from 'playwright-core';
+
+export interface DevMail {
+  To: string;
+  Subject: string;
+  Text: string;
+  Links: string[];
+  CreatedAt: string;
+}
+
+let counter = 0;
+/** A fresh address per use: the suite shares one database. */
+export function uniqueEmail(label: string): string {
+  counter += 1;
+  return `${label}-${Date.now().toString(36)}-${counter}@example.com`;
+}
+
+/** Waits for a mail to `to` with a link under `pathPrefix` (/verify-email/ …) and returns that link. */
+export async function mailLink(baseUrl: string, to: string, pathPrefix: string, timeoutMs = 15_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const response = await fetch(`${baseUrl}/api/dev/mail?to=${encodeURIComponent(to)}`);
+    if (response.ok) {
+      const body = (await response.json()) as { Success: boolean; Result: DevMail[] };
+      for (const mail of body.Result ?? []) {
+        const link = mail.Links.find((l) => new URL(l, baseUrl).pathname.startsWith(pathPrefix));
+        if (link) return new URL(link, baseUrl).pathname;
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`No mail to ${to} with a ${pathPrefix} link within ${timeoutMs} ms`);
+}
+
+async function post(baseUrl: string, call: string, body: unknown): Promise<void> {
+  const response = await fetch(`${baseUrl}/api/accounts/${call}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json', Software: 'MySoundID-E2E/1.0' },
+    body: JSON.stringify(body),
+  });
+  const answer = (await response.json()) as { Success: boolean; Fault?: { ExceptionName: string } };
+  if (!answer.Success) throw new Error(`${call} failed: ${answer.Fault?.ExceptionName}`);
+}
+
+/** A signed-up customer whose e-mail is verified, made through the API (for tests of other screens). */
+export async function createVerifiedAccount(baseUrl: string, label: string) {
+  const email = uniqueEmail(label);
+  const password = 'correct-horse-battery';
+  await post(baseUrl, 'register', { email, password });
+  const link = await mailLink(baseUrl, email, '/verify-email/');
+  await post(baseUrl, 'VerifyEmail', { token: link.split('/').pop() });
+  return { email, password };
+}
+
+export async function logIn(page: Page, email: string, password: string, path = '/login'): Promise<void> {
+  await page.goto(path);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Log in', exact: true }).click();
+}

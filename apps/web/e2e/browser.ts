@@ -1,0 +1,55 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, inject, onTestFailed } from 'vitest';
+import { webDir } from './api-server';
+import { DESKTOP, launchChromium } from './chromium';
+
+export { DESKTOP, MOBILE } from './chromium';
+
+const resultsDir = path.join(webDir, 'test-results');
+
+/**
+ * One browser per spec file; each test gets a fresh context (no cookies) unless it asks to
+ * keep the previous one. A failing test leaves a screenshot in apps/web/test-results/.
+ */
+export function useBrowser() {
+  const baseUrl = inject('baseUrl');
+  let browser: Browser;
+  let context: BrowserContext | undefined;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  return {
+    baseUrl,
+    async newPage(viewport = DESKTOP): Promise<Page> {
+      await context?.close();
+      context = await browser.newContext({ baseURL: baseUrl, viewport });
+      const page = await context.newPage();
+      onTestFailed(async ({ task }) => {
+        mkdirSync(resultsDir, { recursive: true });
+        const name = task.name.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
+        await page.screenshot({ path: path.join(resultsDir, `${name}.png`), fullPage: true }).catch(() => undefined);
+      });
+      return page;
+    },
+  };
+}
+
+/** axe-core on the current screen: serious and critical violations fail the test. */
+export async function expectAccessible(page: Page, screenName: string): Promise<void> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const blocking = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  if (blocking.length === 0) return;
+  mkdirSync(resultsDir, { recursive: true });
+  await page.screenshot({ path: path.join(resultsDir, `axe-${screenName}.png`), fullPage: true });
+  const summary = blocking
+    .map((v) => `${v.impact} ${v.id}: ${v.help}\n  ${v.nodes.map((n) => n.target.join(' ')).join('\n  ')}`)
+    .join('\n');
+  throw new Error(`Accessibility violations on ${screenName}:\n${summary}`);
+}

@@ -1,0 +1,39 @@
+import type { UIMatch } from 'react-router';
+
+export interface RouteAccess {
+  allowAnonymousUser: boolean;
+  allowAuthenticatedUser: boolean;
+}
+
+/** The guards treat these routes specially (spec §2). */
+export type RouteKind = 'login' | 'loading' | 'launch';
+
+/** Route metadata, in the route table's `handle`. */
+export interface RouteHandle {
+  title?: string;
+  access?: Partial<RouteAccess>;
+  kind?: RouteKind;
+  /** Header and footer hidden: the waiting overlay screens. */
+  hideShell?: boolean;
+  hideSupportChat?: boolean;
+}
+
+export const anonymousOnly: Partial<RouteAccess> = { allowAnonymousUser: true, allowAuthenticatedUser: false };
+export const everyone: Partial<RouteAccess> = { allowAnonymousUser: true, allowAuthenticatedUser: true };
+
+const DEFAULT_ACCESS: RouteAccess = { allowAnonymousUser: false, allowAuthenticatedUser: true };
+
+/** The deepest route's settings win; titles of all matched routes are kept for the page title. */
+export function mergeHandles(matches: readonly UIMatch[]): RouteHandle & { access: RouteAccess; titles: string[] } {
+  const merged: RouteHandle & { access: RouteAccess; titles: string[] } = { access: DEFAULT_ACCESS, titles: [] };
+  for (const match of matches) {
+    const handle = match.handle as RouteHandle | undefined;
+    if (!handle) continue;
+    if (handle.title) merged.titles.push(handle.title);
+    if (handle.access) merged.access = { ...DEFAULT_ACCESS, ...handle.access };
+    if (handle.kind) merged.kind = handle.kind;
+    if (handle.hideShell) merged.hideShell = true;
+    if (handle.hideSupportChat) merged.hideSupportChat = true;
+  }
+  return merged;
+}

@@ -1,0 +1,55 @@
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { describe, expect, it, vi } from 'vitest';
+import { FALLBACK_CONFIG } from '../../config/public-config';
+import { PublicConfigContext } from '../../config/public-config-context';
+import { testUser } from '../../testing/mock-api';
+import { renderApp } from '../../testing/render-app';
+import { HoverMenu } from './hover-menu';
+import { SupportChat } from './support-chat';
+
+describe('shell', () => {
+  it('closes a hover menu 200 ms after the pointer leaves, not before', () => {
+    vi.useFakeTimers();
+    render(
+      <HoverMenu label="Support">
+        <a href="/help">Help</a>
+      </HoverMenu>,
+    );
+    const button = screen.getByRole('button', { name: 'Support' });
+    const menu = button.parentElement as HTMLElement;
+    fireEvent.mouseEnter(menu);
+    expect(button).toHaveAttribute('aria-expanded', 'true');
+    fireEvent.mouseLeave(menu);
+    act(() => vi.advanceTimersByTime(199));
+    expect(button).toHaveAttribute('aria-expanded', 'true');
+    act(() => vi.advanceTimersByTime(1));
+    expect(button).toHaveAttribute('aria-expanded', 'false');
+  });
+
+  it('locks body scrolling while the mobile menu is open', async () => {
+    const { user } = renderApp('/profile', { user: testUser });
+    await user.click(await screen.findByRole('button', { name: 'Open menu' }));
+    expect(document.body).toHaveClass('is-scroll-locked');
+    await user.keyboard('{Escape}');
+    expect(document.body).not.toHaveClass('is-scroll-locked');
+    expect(screen.getByRole('button', { name: 'Open menu' })).toHaveFocus();
+  });
+
+  it('loads the support chat only when configured, and hides it where the route says so', () => {
+    const renderChat = (isVisible: boolean, url?: string) => (
+      <PublicConfigContext value={{ ...FALLBACK_CONFIG, SupportChatScriptUrl: url }}>
+        <MemoryRouter>
+          <SupportChat isVisible={isVisible} />
+        </MemoryRouter>
+      </PublicConfigContext>
+    );
+    const { rerender } = render(renderChat(true));
+    expect(document.querySelector('script[src*="chat"]')).toBeNull();
+    rerender(renderChat(true, 'https://chat.example/widget.js'));
+    expect(document.querySelector('script[src="https://chat.example/widget.js"]')).not.toBeNull();
+    expect(document.documentElement.dataset.supportChat).toBe('shown');
+    rerender(renderChat(false, 'https://chat.example/widget.js'));
+    expect(document.documentElement.dataset.supportChat).toBe('hidden');
+  });
+});

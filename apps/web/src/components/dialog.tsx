@@ -1,0 +1,35 @@
+import { text } from '@soundid/contracts/ui-text';
+import { type ReactNode, useEffect, useId, useRef } from 'react';
+import { Button } from './button';
+
+/** A modal built on <dialog>: the browser traps focus and closes it on Escape. */
+export function Dialog({ title, children, onClose }: { title: string; children: ReactNode; onClose: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal?.();
+    return () => dialog?.close?.();
+  }, []);
+  return (
+    <dialog
+      ref={ref}
+      className="dialog"
+      aria-labelledby={titleId}
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+    >
+      <h2 id={titleId} className="dialog__title">
+        {title}
+      </h2>
+      <div className="dialog__body">{children}</div>
+      <div className="dialog__actions">
+        <Button variant="primary" onClick={onClose}>
+          {text.close}
+        </Button>
+      </div>
+    </dialog>
+  );
+}

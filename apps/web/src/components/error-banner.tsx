@@ -1,0 +1,26 @@
+import { faultMessage } from '@soundid/contracts';
+import { text } from '@soundid/contracts/ui-text';
+import { dismissApiError, useApiErrors } from '../lib/api-errors';
+
+/** The generic handler's danger banner (spec §8): one line per fault, message by fault name. */
+export function ErrorBanner() {
+  const errors = useApiErrors();
+  if (errors.length === 0) return null;
+  return (
+    <section className="error-banner" aria-label={text.errorsRegion}>
+      {errors.map(({ id, fault }) => (
+        <div key={id} className="error-banner__item" role="alert">
+          <p>{faultMessage(fault.ExceptionName, fault.ExceptionUserText)}</p>
+          <button
+            type="button"
+            className="error-banner__close"
+            aria-label={text.close}
+            onClick={() => dismissApiError(id)}
+          >
+            <span aria-hidden="true">×</span>
+          </button>
+        </div>
+      ))}
+    </section>
+  );
+}

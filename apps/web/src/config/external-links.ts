@@ -1,0 +1,14 @@
+/** Pages of the maker's main site that the shell links to (outside this app). */
+export const externalLinks = {
+  store: 'https://www.sonarworks.com/store',
+  support: 'https://support.sonarworks.com',
+  blog: 'https://www.sonarworks.com/blog',
+  about: 'https://www.sonarworks.com/about',
+  careers: 'https://www.sonarworks.com/careers',
+  contact: 'https://www.sonarworks.com/contact',
+  privacy: 'https://www.sonarworks.com/privacy-policy',
+  terms: 'https://www.sonarworks.com/terms-of-use',
+} as const;
+
+/** Served by the portal itself but not a route of this SPA: a plain link, full page load. */
+export const DOWNLOAD_CENTER_PATH = '/download-center';

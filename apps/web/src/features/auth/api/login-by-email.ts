@@ -1,0 +1,25 @@
+import type { LoginResult } from '@soundid/contracts';
+import { useMutation } from '@tanstack/react-query';
+import { postAccountCall } from '../../../lib/api-client';
+import { setSignedInUser } from '../../../lib/session';
+
+export interface EmailCredentials {
+  email: string;
+  password: string;
+}
+
+/** The form always keeps the customer signed in (spec §7); faults are shown by the form. */
+export async function loginByEmail({ email, password }: EmailCredentials) {
+  const { Result } = await postAccountCall<LoginResult, 'LoginByEmail'>('LoginByEmail', {
+    email,
+    password,
+    keepMeSignedIn: true,
+    getProfile: true,
+    silent: true,
+  });
+  return Result.User;
+}
+
+export function useLoginByEmail() {
+  return useMutation({ mutationFn: loginByEmail, onSuccess: setSignedInUser });
+}

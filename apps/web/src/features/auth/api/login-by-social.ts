@@ -1,0 +1,26 @@
+import type { LoginResult, SocialPlatform } from '@soundid/contracts';
+import { useMutation } from '@tanstack/react-query';
+import { postAccountCall } from '../../../lib/api-client';
+import { setSignedInUser } from '../../../lib/session';
+
+export interface SocialCredentials {
+  socialPlatform: SocialPlatform;
+  token: string;
+}
+
+/** Apple hands out an id token, Google and Facebook an access token (spec §7). */
+export async function loginBySocial({ socialPlatform, token }: SocialCredentials) {
+  const { Result } = await postAccountCall<LoginResult, 'LoginBySocial'>('LoginBySocial', {
+    socialPlatform,
+    token,
+    tokenType: socialPlatform === 'Apple' ? 'id_token' : 'access_token',
+    keepMeSignedIn: true,
+    getProfile: true,
+    silent: true,
+  });
+  return Result.User;
+}
+
+export function useLoginBySocial() {
+  return useMutation({ mutationFn: loginBySocial, onSuccess: setSignedInUser });
+}

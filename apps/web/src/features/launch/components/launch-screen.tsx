@@ -1,0 +1,48 @@
+import { text } from '@soundid/contracts/ui-text';
+import { Navigate, useSearchParams } from 'react-router';
+import { Button } from '../../../components/button';
+import { Page } from '../../../components/page';
+import { DOWNLOAD_CENTER_PATH } from '../../../config/external-links';
+import { openAppLink } from '../../../lib/browser-location';
+import { useRunOnce } from '../../../lib/use-run-once';
+import { useGetAppLoginDeeplink } from '../api/get-app-login-deeplink';
+
+/** Opens the desktop app: a given deeplink, or one that signs the app in (executeReferenceLogin). */
+export function LaunchScreen() {
+  const [params] = useSearchParams();
+  const deeplink = params.get('deeplink');
+  const executeReferenceLogin = params.has('executeReferenceLogin');
+  if (!deeplink && !executeReferenceLogin) return <Navigate to="/soundid-reference" replace />;
+  return (
+    <Launch
+      deeplink={deeplink}
+      heading={params.get('title') ?? text.launchHeading}
+      description={params.get('description') ?? text.launchIntro}
+    />
+  );
+}
+
+function Launch({ deeplink, heading, description }: { deeplink: string | null; heading: string; description: string }) {
+  const appLogin = useGetAppLoginDeeplink();
+  const launch = () => {
+    if (deeplink) openAppLink(deeplink);
+    else appLogin.mutate(undefined, { onSuccess: openAppLink });
+  };
+  useRunOnce(launch);
+
+  return (
+    <Page heading={heading}>
+      <div className="card">
+        <p>{description}</p>
+        <div className="form__actions">
+          <Button isBusy={appLogin.isPending} disabled={appLogin.isPending} onClick={launch}>
+            {text.retry}
+          </Button>
+          <a className="button button--secondary" href={DOWNLOAD_CENTER_PATH}>
+            {text.goToDownloads}
+          </a>
+        </div>
+      </div>
+    </Page>
+  );
+}

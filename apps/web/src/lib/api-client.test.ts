@@ -1,0 +1,94 @@
+import { describe, expect, it, vi } from 'vitest';
+import { fault, mockApi, ok, signedIn, testUser } from '../testing/mock-api';
+import { setTestCookie } from '../testing/reset-client-state';
+import { apiGet, apiPost, postAccountCall } from './api-client';
+import { ApiError, apiErrorsStore } from './api-errors';
+import * as browserLocation from './browser-location';
+import { saveHeadersFromQuery } from './saved-headers';
+import { sessionStore } from './session';
+
+describe('api-client', () => {
+  it('sends the fixed headers, same-origin credentials and the JSON body', async () => {
+    const api = mockApi({ ChangeEmail: ok() });
+    await postAccountCall('ChangeEmail', { newEmail: 'new@example.com' });
+    const [call] = api.calls;
+    expect(call?.path).toBe('/api/accounts/ChangeEmail');
+    expect(call?.method).toBe('POST');
+    expect(call?.body).toEqual({ newEmail: 'new@example.com' });
+    expect(call?.headers.get('Accept')).toBe('application/json');
+    expect(call?.headers.get('Branding')).toBe('SoundID');
+    expect(call?.headers.get('Software')).toMatch(/^MySoundID-Web\//);
+    expect(call?.headers.get('Content-Type')).toBe('application/json');
+    expect(call?.headers.has('AuthToken')).toBe(false);
+    expect(vi.mocked(fetch).mock.calls[0]?.[1]?.credentials).toBe('same-origin');
+  });
+
+  it('forwards DevelopmentEnv always, UTI on posts only, PaymentsEnv where asked, and saved headers', async () => {
+    setTestCookie('DevelopmentEnv', 'staging');
+    setTestCookie('UTI', 'tracking-1');
+    setTestCookie('PaymentsEnv', 'sandbox');
+    saveHeadersFromQuery(JSON.stringify({ 'X-Partner': 'adam' }));
+    const api = mockApi({ '/api/accounts/features': ok({ CoProducer: false }), Pay: ok() });
+
+    await apiGet('/api/accounts/features');
+    await apiPost('/api/accounts/Pay', {}, { paymentsEnv: true });
+
+    const [get, post] = api.calls;
+    expect(get?.headers.get('DevelopmentEnv')).toBe('staging');
+    expect(get?.headers.has('UTI')).toBe(false);
+    expect(get?.headers.has('PaymentsEnv')).toBe(false);
+    expect(get?.headers.get('X-Partner')).toBe('adam');
+    expect(post?.headers.get('UTI')).toBe('tracking-1');
+    expect(post?.headers.get('PaymentsEnv')).toBe('sandbox');
+  });
+
+  it('sends AuthToken only when exchanging a token from a link', async () => {
+    const api = mockApi({ LoginByToken: signedIn(testUser) });
+    const answer = await postAccountCall('LoginByToken', { getProfile: true }, { authToken: 'from-link' });
+    expect(api.calls[0]?.headers.get('AuthToken')).toBe('from-link');
+    expect(answer).toEqual({ Result: { User: testUser }, Token: 'session-token' });
+  });
+
+  it('turns Success:false into an ApiError with the fault and shows it in the banner', async () => {
+    mockApi({ ChangeEmail: fault('EmailChangeEmailAlreadyUsedByAnotherUser') });
+    const error = await postAccountCall('ChangeEmail', { newEmail: 'x@example.com' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).faultName).toBe('EmailChangeEmailAlreadyUsedByAnotherUser');
+    expect((error as ApiError).message).toBe('Email address already used by another user.');
+    expect(apiErrorsStore.get().map((e) => e.fault.ExceptionName)).toEqual([
+      'EmailChangeEmailAlreadyUsedByAnotherUser',
+    ]);
+  });
+
+  it('keeps silent calls and locally handled faults out of the banner', async () => {
+    mockApi({ Silent: fault('KeyNotFound'), Local: fault('KeyOwnedByAnotherUser') });
+    await expect(apiPost('/api/accounts/Silent', { silent: true })).rejects.toBeInstanceOf(ApiError);
+    await expect(apiPost('/api/accounts/Local', {})).rejects.toBeInstanceOf(ApiError);
+    expect(apiErrorsStore.get()).toEqual([]);
+  });
+
+  it('reports a network failure as Network Error, and a non-envelope answer as Unknown', async () => {
+    vi.stubGlobal('fetch', vi.fn().mockRejectedValueOnce(new TypeError('Failed to fetch')));
+    await expect(apiPost('/api/accounts/X')).rejects.toMatchObject({ faultName: 'Network Error' });
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValueOnce(new Response('<html>', { status: 502 })));
+    await expect(apiPost('/api/accounts/X')).rejects.toMatchObject({ faultName: 'Unknown', status: 502 });
+  });
+
+  it('drops a signed-in user and reloads on a session fault', async () => {
+    const reload = vi.spyOn(browserLocation, 'reloadPage').mockImplementation(() => undefined);
+    sessionStore.set(testUser);
+    mockApi({ ChangeEmail: fault('SecurityAuthTokenExpired', { ExceptionType: 30 }) });
+    await expect(postAccountCall('ChangeEmail', { newEmail: 'x@example.com' })).rejects.toBeInstanceOf(ApiError);
+    expect(sessionStore.get()).toBe(null);
+    expect(reload).toHaveBeenCalledOnce();
+    expect(apiErrorsStore.get()).toEqual([]);
+  });
+
+  it('does not reload when the session fault answers the start-up check', async () => {
+    const reload = vi.spyOn(browserLocation, 'reloadPage').mockImplementation(() => undefined);
+    mockApi({ LoginByToken: fault('SecurityAuthTokenNotPassed', { ExceptionType: 30 }) });
+    await expect(postAccountCall('LoginByToken', { getProfile: true })).rejects.toBeInstanceOf(ApiError);
+    expect(sessionStore.get()).toBe(null);
+    expect(reload).not.toHaveBeenCalled();
+  });
+});

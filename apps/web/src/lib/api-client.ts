@@ -1,0 +1,161 @@
+import {
+  type AccountCallBody,
+  type AccountCallName,
+  ExceptionType,
+  type FaultBody,
+  faults,
+  SESSION_CLEARING_FAULTS,
+} from '@soundid/contracts';
+import {
+  BRANDING_HEADER,
+  DEVELOPMENT_ENV_COOKIE,
+  PAYMENTS_ENV_COOKIE,
+  SOFTWARE_HEADER,
+  TRACKING_COOKIE,
+} from '../config/client';
+import { ApiError, isLocallyHandledFault, showApiError } from './api-errors';
+import { reloadPage } from './browser-location';
+import { readCookie } from './cookies';
+import { loadSavedHeaders } from './saved-headers';
+import { isSignedIn, setAnonymous } from './session';
+
+export interface ApiSuccess<T> {
+  Result: T;
+  /** Login calls also return the session token; the SPA ignores it (the cookie carries it). */
+  Token?: string;
+}
+
+export interface CallOptions {
+  /** Only to exchange a session token that came in a link (`?token=`) through LoginByToken. */
+  authToken?: string;
+  /** Payment calls forward the PaymentsEnv cookie. */
+  paymentsEnv?: boolean;
+}
+
+type Body = Record<string, unknown> & { silent?: boolean };
+
+export function postAccountCall<T, N extends AccountCallName = AccountCallName>(
+  call: N,
+  body: AccountCallBody<N>,
+  options?: CallOptions,
+): Promise<ApiSuccess<T>> {
+  return apiPost<T>(`/api/accounts/${call}`, body as Body, options);
+}
+
+export function apiPost<T>(path: string, body: Body = {}, options: CallOptions = {}): Promise<ApiSuccess<T>> {
+  return send<T>('POST', path, body, options);
+}
+
+export function apiGet<T>(path: string, options: CallOptions & { silent?: boolean } = {}): Promise<ApiSuccess<T>> {
+  return send<T>('GET', path, options.silent ? { silent: true } : undefined, options);
+}
+
+function buildHeaders(method: 'GET' | 'POST', options: CallOptions): Headers {
+  const headers = new Headers(loadSavedHeaders());
+  headers.set('Accept', 'application/json');
+  headers.set('Branding', BRANDING_HEADER);
+  // The service accepts the session cookie only together with this header (anti-forgery).
+  headers.set('Software', SOFTWARE_HEADER);
+  const developmentEnv = readCookie(DEVELOPMENT_ENV_COOKIE);
+  if (developmentEnv) headers.set('DevelopmentEnv', developmentEnv);
+  if (method === 'POST') {
+    headers.set('Content-Type', 'application/json');
+    const uti = readCookie(TRACKING_COOKIE);
+    if (uti) headers.set('UTI', uti);
+  }
+  if (options.paymentsEnv) {
+    const paymentsEnv = readCookie(PAYMENTS_ENV_COOKIE);
+    if (paymentsEnv) headers.set('PaymentsEnv', paymentsEnv);
+  }
+  if (options.authToken) headers.set('AuthToken', options.authToken);
+  return headers;
+}
+
+async function send<T>(
+  method: 'GET' | 'POST',
+  path: string,
+  body: Body | undefined,
+  options: CallOptions,
+): Promise<ApiSuccess<T>> {
+  const silent = body?.silent === true;
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: buildHeaders(method, options),
+      credentials: 'same-origin',
+      ...(method === 'POST' ? { body: JSON.stringify(body ?? {}) } : {}),
+    });
+  } catch {
+    throw fail(madeUpFault('Network Error', 0), 0, silent);
+  }
+
+  const envelope = await readEnvelope(response);
+  if (envelope?.Success === true) {
+    return { Result: envelope.Result as T, ...(typeof envelope.Token === 'string' ? { Token: envelope.Token } : {}) };
+  }
+  const fault = envelope && isFaultBody(envelope.Fault) ? envelope.Fault : madeUpFault('Unknown', response.status);
+  throw fail(fault, response.status, silent);
+}
+
+interface RawEnvelope {
+  Success?: unknown;
+  Result?: unknown;
+  Token?: unknown;
+  Fault?: unknown;
+}
+
+async function readEnvelope(response: Response): Promise<RawEnvelope | undefined> {
+  try {
+    const parsed: unknown = await response.json();
+    return parsed && typeof parsed === 'object' ? (parsed as RawEnvelope) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isFaultBody(value: unknown): value is FaultBody {
+  if (!value || typeof value !== 'object') return false;
+  const fault = value as Partial<FaultBody>;
+  return typeof fault.ExceptionName === 'string' && typeof fault.ExceptionType === 'number';
+}
+
+function madeUpFault(name: 'Network Error' | 'Unknown', status: number): FaultBody {
+  return {
+    ExceptionName: name,
+    ExceptionType: faults[name].type,
+    ExceptionCode: status,
+    ExceptionUserText: faults[name].message,
+    ExceptionVariables: [],
+  };
+}
+
+function isSessionFault(fault: FaultBody): boolean {
+  return (
+    fault.ExceptionType === ExceptionType.Session ||
+    (SESSION_CLEARING_FAULTS as readonly string[]).includes(fault.ExceptionName)
+  );
+}
+
+/**
+ * The generic handler (spec §8). A session fault drops the user; the service has already
+ * cleared the cookie. A signed-in page reloads so that nothing of the old session stays on
+ * screen; while the user is still unknown or anonymous there is nothing to reload (and a
+ * reload would loop on the start-up LoginByToken call).
+ */
+function fail(fault: FaultBody, status: number, silent: boolean): ApiError {
+  if (isSessionFault(fault)) {
+    const wasSignedIn = isSignedIn();
+    setAnonymous();
+    if (wasSignedIn) reloadPage();
+  } else if (!silent && !isLocallyHandledFault(fault.ExceptionName)) {
+    showApiError(fault);
+  }
+  return new ApiError(
+    {
+      ...fault,
+      ExceptionVariables: Array.isArray(fault.ExceptionVariables) ? fault.ExceptionVariables : [],
+    },
+    status,
+  );
+}

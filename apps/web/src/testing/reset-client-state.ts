@@ -1,0 +1,24 @@
+import { apiErrorsStore } from '../lib/api-errors';
+import { navigationMemoryStore } from '../lib/navigation-memory';
+import { clearAllNotifications } from '../lib/notifications';
+import { sessionStore } from '../lib/session';
+
+/** Module-level stores outlive a test; each test starts from a fresh browser tab. */
+export function resetClientState(): void {
+  sessionStore.set(undefined);
+  apiErrorsStore.set([]);
+  clearAllNotifications();
+  navigationMemoryStore.set({ redirectAfterLogin: false, savedRedirectPath: null });
+  localStorage.clear();
+  sessionStorage.clear();
+  for (const cookie of document.cookie.split(';')) {
+    const name = cookie.split('=')[0]?.trim();
+    if (name) setTestCookie(name, '', 'expires=Thu, 01 Jan 1970 00:00:00 GMT');
+  }
+}
+
+/** jsdom has no Cookie Store API; tests set the script-readable cookies the old way. */
+export function setTestCookie(name: string, value: string, attributes = ''): void {
+  // biome-ignore lint/suspicious/noDocumentCookie: the only cookie API jsdom offers.
+  document.cookie = `${name}=${value}; path=/${attributes ? `; ${attributes}` : ''}`;
+}
