@@ -11,6 +11,8 @@ const HELP = `Usage: npm run admin -- <command> [options]
 
 Commands:
   user --email <address>     Show a customer: id, verification, password, sessions, providers
+  grant-tokens --email <address> --amount <n> [--reference <ticket>]
+                             Credit voice AI tokens (valid 12 months); the same reference credits once
 
 Options:
   --url <url>                The service (default: PUBLIC_URL, else http://localhost:3000)
@@ -37,6 +39,21 @@ const commands: Record<string, Command> = {
       for (const [key, value] of Object.entries(user)) {
         console.log(`${key}: ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`);
       }
+    },
+  },
+  'grant-tokens': {
+    options: ['email', 'amount', 'reference'],
+    async run(args, api) {
+      const amount = Number(requireOption(args, 'amount'));
+      if (!Number.isInteger(amount) || amount <= 0) throw new UsageError('--amount must be a positive whole number');
+      const reference = typeof args.reference === 'string' ? args.reference : undefined;
+      const result = (await api('POST', '/api/admin/grant-tokens', {
+        email: requireOption(args, 'email'),
+        amount,
+        ...(reference ? { reference } : {}),
+      })) as { Credited: boolean; Amount: number; TokenBalance: number };
+      console.log(result.Credited ? `granted ${result.Amount} tokens` : 'already granted for this reference');
+      console.log(`balance ${result.TokenBalance}`);
     },
   },
 };

@@ -53,6 +53,28 @@ describe('npm run admin', () => {
     expect(stdout).toContain('EmailVerified: true');
   });
 
+  it('grants tokens once per reference', async () => {
+    const args = [
+      '--email',
+      'vic@example.com',
+      '--amount',
+      '250',
+      '--reference',
+      'T-1',
+      '--url',
+      baseUrl,
+      '--token',
+      ADMIN_TOKEN,
+    ];
+    expect((await cli('grant-tokens', ...args)).stdout).toBe('granted 250 tokens\nbalance 250\n');
+    expect((await cli('grant-tokens', ...args)).stdout).toBe('already granted for this reference\nbalance 250\n');
+    await expect(
+      cli('grant-tokens', '--email', 'vic@example.com', '--amount', '-5', '--url', baseUrl),
+    ).rejects.toMatchObject({
+      code: 2,
+    });
+  });
+
   it('prints help, and fails clearly on a bad token or a missing option', async () => {
     expect((await cli('--help')).stdout).toContain('user --email <address>');
     await expect(cli('user', '--email', 'vic@example.com', '--url', baseUrl, '--token', 'bad')).rejects.toMatchObject({
