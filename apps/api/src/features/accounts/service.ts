@@ -44,6 +44,9 @@ export const EMAIL_CHANGE_LIMIT: LimitRule = {
   windowMinutes: EMAIL_CHANGE_WINDOW_MINUTES,
 };
 
+/** Mails a customer can cause to one address (resends, resets): no mail bombing. */
+export const MAIL_LIMIT: LimitRule = { scope: 'mail', max: 10, windowMinutes: 60 };
+
 const VERIFY_FAULTS: TokenFaults = {
   notFound: 'EmailValidationTokenNotFound',
   alreadyUsed: 'ActionTokenAlreadyUsed',
@@ -135,7 +138,16 @@ export class AccountService {
     );
   }
 
+  /** Counts a mail to an address; false once the address has had its share this hour. */
+  private async allowMailTo(email: string): Promise<boolean> {
+    const key = normalizeEmail(email);
+    if (await this.deps.limiter.isLocked(MAIL_LIMIT, key)) return false;
+    await this.deps.limiter.record(MAIL_LIMIT, key);
+    return true;
+  }
+
   private async issueVerification(user: UserRow): Promise<void> {
+    if (!(await this.allowMailTo(user.email))) throw new Fault('AttemptOverLimit');
     const token = await this.deps.db.transaction(async (tx) => {
       await this.deps.tokens.retireUnused(tx, 'verify_email', user.id);
       return this.deps.tokens.create(tx, 'verify_email', user.id, VERIFICATION_LINK_VALIDITY_HOURS * 60);
@@ -313,7 +325,8 @@ export class AccountService {
   /** Answers the same whether or not the address exists; mails only an existing account. */
   async initiatePasswordReset(email: string): Promise<void> {
     const user = await findUserByEmail(this.deps.db, email);
-    if (!user) return;
+    // Over the limit the answer stays the same; only the mail is not sent again.
+    if (!user || !(await this.allowMailTo(user.email))) return;
     const token = await this.deps.db.transaction(async (tx) => {
       await this.deps.tokens.retireUnused(tx, 'password_reset', user.id);
       return this.deps.tokens.create(tx, 'password_reset', user.id, PASSWORD_RESET_LINK_VALIDITY_HOURS * 60);
