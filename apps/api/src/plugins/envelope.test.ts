@@ -73,6 +73,7 @@ describe('operations', () => {
     expect(res.headers['content-security-policy']).toMatch(/base-uri 'none'/);
     expect(res.headers['content-security-policy']).toMatch(/frame-ancestors 'none'/);
     expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-frame-options']).toBe('DENY');
     expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
     expect(res.headers['cross-origin-opener-policy']).toBe('same-origin-allow-popups');
     expect(res.headers['strict-transport-security']).toBeUndefined();

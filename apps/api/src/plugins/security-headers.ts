@@ -43,5 +43,6 @@ export async function registerSecurityHeaders(app: FastifyInstance, config: Conf
     crossOriginEmbedderPolicy: false,
     crossOriginResourcePolicy: { policy: 'same-origin' },
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    frameguard: { action: 'deny' },
   });
 }
