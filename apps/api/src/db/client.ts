@@ -44,10 +44,23 @@ function openPostgres(url: string, poolSize = 20): DatabaseHandle {
   return {
     db,
     kind: 'postgres',
-    migrate: () => migratePg(drizzlePg(pool), { migrationsFolder }),
+    migrate: () => migratePostgres(pool),
     ping: () => ping(db),
     close: () => pool.end(),
   };
+}
+
+/** Replicas starting together migrate one at a time: a session-level advisory lock. */
+const MIGRATION_LOCK_ID = 7_345_120_001;
+async function migratePostgres(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    await migratePg(drizzlePg(client), { migrationsFolder });
+  } finally {
+    await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => {});
+    client.release();
+  }
 }
 
 async function openPglite(options: { dataDir?: string; loadDataDir?: Blob }): Promise<DatabaseHandle> {
