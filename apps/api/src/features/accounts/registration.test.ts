@@ -39,6 +39,16 @@ describe('register', () => {
     const long = await t.call('/api/accounts/register', { email: `${'a'.repeat(90)}@ex.com`, password: PASSWORD });
     expect(long.statusCode).toBe(400);
   });
+
+  it('refuses the most common passwords (ASVS 6.2.4)', async () => {
+    for (const password of ['password1', 'qwertyuiop', 'Iloveyou1']) {
+      const res = await t.call('/api/accounts/register', { email: 'common@example.com', password });
+      expect(res.json().Fault).toMatchObject({
+        ExceptionName: 'UserPasswordChangeNewPasswordInvalidTooWeak',
+        ExceptionUserText: 'New password is too weak.',
+      });
+    }
+  });
 });
 
 describe('sign-in before verification', () => {

@@ -27,6 +27,7 @@ import {
   passwordResetMail,
   verifyEmailMail,
 } from './mails';
+import { assertPasswordNotCommon } from './password-policy';
 import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from './passwords';
 import type { IssuedSession, SessionService } from './sessions';
 import type { SocialVerifier } from './social-verifier';
@@ -109,6 +110,7 @@ export class AccountService {
     const { db, clock } = this.deps;
     const normalized = normalizeEmail(email);
     if (await findUserByEmail(db, normalized)) throw new Fault('UserAlreadyRegistered');
+    assertPasswordNotCommon(password);
     const passwordHash = await hashPassword(password);
     let token: string;
     try {
@@ -342,6 +344,7 @@ export class AccountService {
 
   /** Sets the new password, proves the address, lifts a sign-in lockout and ends every session. */
   async resetPassword(token: string, password: string): Promise<void> {
+    assertPasswordNotCommon(password);
     const passwordHash = await hashPassword(password);
     const { db, clock } = this.deps;
     const email = await db.transaction(async (tx) => {
@@ -374,6 +377,7 @@ export class AccountService {
     } else if (oldPassword) {
       throw new Fault('UserPasswordChangeOldPasswordInvalid');
     }
+    assertPasswordNotCommon(newPassword);
     const passwordHash = await hashPassword(newPassword);
     await db.transaction(async (tx) => {
       await tx.update(users).set({ passwordHash, updatedAt: clock.now() }).where(eq(users.id, userId));
