@@ -1,0 +1,29 @@
+# syntax=docker/dockerfile:1
+# Multi-stage build of the whole system: the SPA is built once, the service runs from source
+# with tsx (ADR 0001), as a non-root user.
+
+FROM node:20.19-bookworm-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json .npmrc ./
+COPY packages/contracts/package.json packages/contracts/
+COPY apps/api/package.json apps/api/
+COPY apps/web/package.json apps/web/
+RUN npm install --no-audit --no-fund
+
+FROM deps AS build
+COPY . .
+RUN npm run build -w apps/web
+
+FROM node:20.19-bookworm-slim AS runtime
+ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0
+WORKDIR /app
+COPY --from=deps /app/node_modules node_modules
+COPY --from=build /app/package.json /app/tsconfig.base.json ./
+COPY --from=build /app/packages packages
+COPY --from=build /app/apps/api apps/api
+COPY --from=build /app/apps/web/dist apps/web/dist
+COPY --from=build /app/apps/web/package.json apps/web/
+USER node
+EXPOSE 3000
+HEALTHCHECK --interval=10s --timeout=3s CMD node -e "fetch('http://127.0.0.1:3000/api/ready').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+CMD ["node", "--import", "tsx", "apps/api/src/server.ts"]
