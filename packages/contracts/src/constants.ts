@@ -40,6 +40,9 @@ export const EMAIL_CHANGE_WINDOW_MINUTES = 60;
 /** Session lifetimes: without keep-me-signed-in a session ends after idle time or a day at most. */
 export const SESSION_SHORT_LIFETIME_HOURS = 24;
 export const SESSION_LONG_LIFETIME_DAYS = 30;
+/** Idle lifetimes: a session unused this long ends before its absolute lifetime. */
+export const SESSION_SHORT_IDLE_HOURS = 2;
+export const SESSION_LONG_IDLE_DAYS = 14;
 
 export const TOKENS_PER_SECOND = 10;
 export const MIN_BILLED_SECONDS = 7;

@@ -24,6 +24,7 @@ export const messages = {
   deletionEmailSent: 'We have sent you an email to confirm the deletion of your account. Please check your inbox.',
   querySubmitted: 'Your request has been submitted',
   accountDeleted: 'Your account has been deleted. Goodbye!',
+  otherSessionsEnded: 'You have been signed out on every other device.',
   trialClaimed: 'Your 60-day trial has been activated successfully!',
 
   // Local fault handling (account-and-sign-in §8)

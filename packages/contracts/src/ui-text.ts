@@ -72,6 +72,10 @@ export const text = {
   deletingAccount: 'Deleting your account…',
   goodbyeHeading: 'Goodbye',
 
+  sessionsHeading: 'Where you are signed in',
+  thisDevice: 'This device',
+  lastActive: 'Last active',
+  endOtherSessions: 'Sign out all other devices',
   profileHeading: 'Profile',
   emailRow: 'Email',
   newEmail: 'New email address',

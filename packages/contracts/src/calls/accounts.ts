@@ -44,6 +44,8 @@ export const accountCalls = {
   }),
   ChangeEmail: callBody({ newEmail: emailSchema }),
   DeleteAccount: emptyBody,
+  GetSessions: emptyBody,
+  EndOtherSessions: emptyBody,
 } as const;
 
 export type AccountCallName = keyof typeof accountCalls;
@@ -74,6 +76,16 @@ export interface LoginResponse {
   Success: true;
   Token: string;
   Result: LoginResult;
+}
+
+/** One signed-in session of the customer (profile: active sessions). Dates in epoch ms. */
+export interface ActiveSession {
+  Id: string;
+  Device: string;
+  CreatedAt: number;
+  LastSeenAt: number;
+  ExpiresAt: number;
+  Current: boolean;
 }
 
 export interface Country {

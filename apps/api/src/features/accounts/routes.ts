@@ -152,6 +152,18 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     return ok();
   });
 
+  app.post(path('GetSessions'), { schema: { body: accountCalls.GetSessions } }, async (request) => {
+    const auth = await app.requireSession(request);
+    return ok(await app.deps.sessions.listActive(auth.userId, auth.sessionId));
+  });
+
+  /** Signs out every other browser and app; this session stays. */
+  app.post(path('EndOtherSessions'), { schema: { body: accountCalls.EndOtherSessions } }, async (request) => {
+    const auth = await app.requireSession(request);
+    await app.deps.sessions.revokeAllOf(app.deps.db, auth.userId, auth.sessionId);
+    return ok();
+  });
+
   app.post(path('DeleteAccount'), { schema: { body: accountCalls.DeleteAccount } }, async (request) => {
     const auth = await app.requireSession(request);
     await accounts.requestDeletion(auth.userId);

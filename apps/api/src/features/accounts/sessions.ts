@@ -1,5 +1,11 @@
-import { SESSION_LONG_LIFETIME_DAYS, SESSION_SHORT_LIFETIME_HOURS } from '@soundid/contracts';
-import { and, eq, isNull, ne } from 'drizzle-orm';
+import {
+  type ActiveSession,
+  SESSION_LONG_IDLE_DAYS,
+  SESSION_LONG_LIFETIME_DAYS,
+  SESSION_SHORT_IDLE_HOURS,
+  SESSION_SHORT_LIFETIME_HOURS,
+} from '@soundid/contracts';
+import { and, desc, eq, gt, isNull, ne } from 'drizzle-orm';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Database, Queryable } from '../../db/client';
 import { sessions, users } from '../../db/schema';
@@ -17,9 +23,16 @@ export interface IssuedSession extends SessionClaims {
   token: string;
 }
 
+/** Recording every request's time would write on every call: once in a while is enough. */
+const LAST_SEEN_RESOLUTION_MS = 5 * 60_000;
+
+const idleLimitMs = (keepMeSignedIn: boolean) =>
+  keepMeSignedIn ? SESSION_LONG_IDLE_DAYS * 86_400_000 : SESSION_SHORT_IDLE_HOURS * 3_600_000;
+
 /**
  * Sessions are signed JWTs (claims sub, sid, exp, kms) backed by a row that can be revoked.
- * Without keep-me-signed-in a session lasts a day at most; with it, 30 days.
+ * Without keep-me-signed-in a session lasts a day at most and ends after 2 idle hours; with
+ * it, 30 days at most and 14 idle days. Never unlimited.
  */
 export class SessionService {
   private readonly key: Uint8Array;
@@ -81,14 +94,45 @@ export class SessionService {
       throw new Fault('SecurityAuthTokenInvalid');
     }
     const [row] = await this.db
-      .select({ revokedAt: sessions.revokedAt, expiresAt: sessions.expiresAt })
+      .select({
+        revokedAt: sessions.revokedAt,
+        expiresAt: sessions.expiresAt,
+        lastSeenAt: sessions.lastSeenAt,
+        keepMeSignedIn: sessions.keepMeSignedIn,
+      })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
       .where(and(eq(sessions.id, sid), eq(sessions.userId, sub)))
       .limit(1);
     if (!row || row.revokedAt) throw new Fault('UserAuthenticationFailed');
-    if (row.expiresAt <= this.clock.now()) throw new Fault('SecurityAuthTokenExpired');
+    const now = this.clock.now();
+    if (row.expiresAt <= now) throw new Fault('SecurityAuthTokenExpired');
+    const idleMs = now.getTime() - row.lastSeenAt.getTime();
+    if (idleMs > idleLimitMs(row.keepMeSignedIn)) throw new Fault('SecurityAuthTokenExpired');
+    if (idleMs > LAST_SEEN_RESOLUTION_MS) {
+      await this.db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, sid));
+    }
     return { userId: sub, sessionId: sid, expiresAt: new Date(exp * 1000), keepMeSignedIn: kms === 1 };
+  }
+
+  /** The customer's live sessions, most recently used first. */
+  async listActive(userId: string, currentSessionId: string): Promise<ActiveSession[]> {
+    const now = this.clock.now();
+    const rows = await this.db
+      .select()
+      .from(sessions)
+      .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
+      .orderBy(desc(sessions.lastSeenAt));
+    return rows
+      .filter((row) => now.getTime() - row.lastSeenAt.getTime() <= idleLimitMs(row.keepMeSignedIn))
+      .map((row) => ({
+        Id: row.id,
+        Device: describeDevice(row.userAgent),
+        CreatedAt: row.createdAt.getTime(),
+        LastSeenAt: row.lastSeenAt.getTime(),
+        ExpiresAt: row.expiresAt.getTime(),
+        Current: row.id === currentSessionId,
+      }));
   }
 
   async revoke(sessionId: string): Promise<void> {
@@ -107,4 +151,31 @@ export class SessionService {
       .set({ revokedAt: this.clock.now() })
       .where(and(...conditions));
   }
+}
+
+/** A short, readable name for a session's client: "Chrome on macOS", or the app's own name. */
+export function describeDevice(userAgent: string | null): string {
+  if (!userAgent) return 'Unknown device';
+  const browser = /Edg\//.test(userAgent)
+    ? 'Edge'
+    : /Firefox\//.test(userAgent)
+      ? 'Firefox'
+      : /Chrome\//.test(userAgent)
+        ? 'Chrome'
+        : /Safari\//.test(userAgent)
+          ? 'Safari'
+          : undefined;
+  const os = /Windows/.test(userAgent)
+    ? 'Windows'
+    : /iPhone|iPad/.test(userAgent)
+      ? 'iOS'
+      : /Mac OS X/.test(userAgent)
+        ? 'macOS'
+        : /Android/.test(userAgent)
+          ? 'Android'
+          : /Linux/.test(userAgent)
+            ? 'Linux'
+            : undefined;
+  if (browser) return os ? `${browser} on ${os}` : browser;
+  return userAgent.slice(0, 60);
 }

@@ -10,6 +10,11 @@ const countries = [
   { Code: 'US', Name: 'United States' },
 ];
 
+const sessions = [
+  { Id: 's1', Device: 'Chrome on macOS', CreatedAt: 1, LastSeenAt: 1700000000000, ExpiresAt: 2, Current: true },
+  { Id: 's2', Device: 'SoundID Reference/5.2', CreatedAt: 1, LastSeenAt: 1700000000000, ExpiresAt: 2, Current: false },
+];
+
 async function openProfile(user = testUser) {
   const app = renderApp('/profile', { user });
   await screen.findByRole('heading', { level: 1, name: 'Profile' });
@@ -29,6 +34,7 @@ describe('profile', () => {
   it('keeps Save disabled until all five address fields are filled in, then saves', async () => {
     const saved = { AddressLine1: '1 Main St', City: 'Riga', State: 'Riga', PostalCode: 'LV-1010', Country: 'LV' };
     const api = mockApi({
+      GetSessions: ok(sessions),
       GetPaymentCountries: ok(countries),
       UpdateUserDetails: ok({ User: { ...testUser, Profile: saved } }),
     });
@@ -55,7 +61,7 @@ describe('profile', () => {
   });
 
   it('closes the address editor when the country list fails', async () => {
-    mockApi({ GetPaymentCountries: fault('ServiceUnavailable') });
+    mockApi({ GetSessions: ok(sessions), GetPaymentCountries: fault('ServiceUnavailable') });
     const { user, row } = await openProfile();
     await user.click(within(row('Address')).getByRole('button', { name: 'Change Address' }));
     expect(await within(row('Address')).findByRole('button', { name: 'Change Address' })).toBeInTheDocument();
@@ -63,7 +69,7 @@ describe('profile', () => {
   });
 
   it('requests an e-mail change and tells the customer to confirm it', async () => {
-    const api = mockApi({ ChangeEmail: ok() });
+    const api = mockApi({ GetSessions: ok(sessions), ChangeEmail: ok() });
     const { user, row } = await openProfile();
     await user.click(within(row('Email')).getByRole('button', { name: 'Change Email' }));
     const field = screen.getByLabelText('New email address');
@@ -81,6 +87,7 @@ describe('profile', () => {
 
   it('changes the password: wrong old password, other faults, success', async () => {
     const api = mockApi({
+      GetSessions: ok(sessions),
       ChangePassword: inSequence(fault('UserPasswordChangeOldPasswordInvalid'), fault('UserSaveFailure'), ok()),
     });
     const { user, row } = await openProfile();
@@ -104,12 +111,12 @@ describe('profile', () => {
   });
 
   it('asks before requesting the account deletion mail', async () => {
-    const api = mockApi({ DeleteAccount: ok() });
+    const api = mockApi({ GetSessions: ok(sessions), DeleteAccount: ok() });
     const { user } = await openProfile();
     await user.click(screen.getByRole('button', { name: 'Delete account' }));
     expect(screen.getByText('Are you sure? This cannot be undone.')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Cancel' }));
-    expect(api.calls).toHaveLength(0);
+    expect(api.callsTo('DeleteAccount')).toHaveLength(0);
     await user.click(screen.getByRole('button', { name: 'Delete account' }));
     await user.click(screen.getByRole('button', { name: 'Yes, delete my account' }));
     await waitFor(() => expect(api.callsTo('DeleteAccount')).toHaveLength(1));
@@ -119,7 +126,7 @@ describe('profile', () => {
   });
 
   it('lets a social-only account set a first password', async () => {
-    const api = mockApi({ ChangePassword: ok() });
+    const api = mockApi({ GetSessions: ok(sessions), ChangePassword: ok() });
     const { user, router } = renderApp('/profile/set-password', { user: { ...testUser, HasPassword: false } });
     await user.type(await screen.findByLabelText('New password'), 'first-password');
     await user.type(screen.getByLabelText('Repeat new password'), 'other-password');
@@ -135,5 +142,21 @@ describe('profile', () => {
       silent: true,
     });
     expect(sessionStore.get()?.HasPassword).toBe(true);
+  });
+
+  it('lists where the customer is signed in and signs out the other devices', async () => {
+    const api = mockApi({
+      GetSessions: inSequence(ok(sessions), ok(sessions.slice(0, 1))),
+      EndOtherSessions: ok(),
+    });
+    const { user } = await openProfile();
+    const panel = await screen.findByRole('region', { name: 'Where you are signed in' });
+    expect(await within(panel).findByText('SoundID Reference/5.2')).toBeInTheDocument();
+    expect(within(panel).getByText('This device')).toBeInTheDocument();
+    await user.click(within(panel).getByRole('button', { name: 'Sign out all other devices' }));
+    await waitFor(() => expect(api.callsTo('EndOtherSessions')).toHaveLength(1));
+    await waitFor(() => expect(within(panel).queryByText('SoundID Reference/5.2')).not.toBeInTheDocument());
+    expect(within(panel).queryByRole('button', { name: 'Sign out all other devices' })).not.toBeInTheDocument();
+    expect(notificationsStore.get()[0]?.content).toBe('You have been signed out on every other device.');
   });
 });

@@ -9,6 +9,7 @@ import { DeleteAccountPanel } from './delete-account-panel';
 import { EmailEditor } from './email-editor';
 import { PasswordEditor } from './password-editor';
 import { ProfileRow } from './profile-row';
+import { SessionsPanel } from './sessions-panel';
 
 type Row = 'email' | 'address' | 'password';
 
@@ -66,6 +67,7 @@ export function ProfileScreen() {
           </section>
         )}
       </div>
+      <SessionsPanel />
       <DeleteAccountPanel />
     </Page>
   );

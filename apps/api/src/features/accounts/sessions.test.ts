@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { faultOf, PASSWORD, signUpVerified } from '../../../test/accounts-flow';
+import { createTestApp, type TestApp } from '../../../test/test-app';
+import { describeDevice } from './sessions';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const CHROME_MAC =
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36';
+const login = async (email: string, keepMeSignedIn = true, userAgent = CHROME_MAC) =>
+  (
+    await t.call('/api/accounts/LoginByEmail', { email, password: PASSWORD, keepMeSignedIn }, undefined, {
+      'user-agent': userAgent,
+    })
+  ).json().Token as string;
+
+describe('active sessions', () => {
+  it('lists the live sessions, marks the current one, and ends the others', async () => {
+    await signUpVerified(t, 'multi@example.com');
+    const laptop = await login('multi@example.com');
+    const app = await login('multi@example.com', true, 'SoundID Reference/5.2 (Windows)');
+    const list = (await t.call('/api/accounts/GetSessions', {}, laptop)).json().Result;
+    expect(list).toHaveLength(3);
+    expect(list.filter((s: { Current: boolean }) => s.Current)).toHaveLength(1);
+    expect(list.map((s: { Device: string }) => s.Device)).toEqual(
+      expect.arrayContaining(['Chrome on macOS', 'SoundID Reference/5.2 (Windows)']),
+    );
+
+    expect((await t.call('/api/accounts/EndOtherSessions', {}, laptop)).json()).toEqual({ Success: true, Result: {} });
+    expect(faultOf(await t.call('/api/accounts/LoginByToken', {}, app))).toBe('UserAuthenticationFailed');
+    const after = (await t.call('/api/accounts/GetSessions', {}, laptop)).json().Result;
+    expect(after).toHaveLength(1);
+    expect(after[0].Current).toBe(true);
+  });
+});
+
+describe('idle lifetime', () => {
+  it('ends a short session after 2 idle hours, and keeps one that is used', async () => {
+    await signUpVerified(t, 'idle@example.com');
+    const idle = await login('idle@example.com', false);
+    const busy = await login('idle@example.com', false);
+    for (let i = 0; i < 3; i++) {
+      t.clock.advanceMinutes(50);
+      expect((await t.call('/api/accounts/LoginByToken', {}, busy)).statusCode).toBe(200);
+    }
+    expect(faultOf(await t.call('/api/accounts/LoginByToken', {}, idle))).toBe('SecurityAuthTokenExpired');
+  });
+
+  it('ends a keep-me-signed-in session after 14 idle days, never lasting past 30 days', async () => {
+    await signUpVerified(t, 'long@example.com');
+    const token = await login('long@example.com');
+    for (let day = 0; day < 29; day += 7) {
+      t.clock.advanceHours(24 * 7);
+      const res = await t.call('/api/accounts/LoginByToken', {}, token);
+      expect(res.statusCode, `day ${day + 7}`).toBe(day + 7 <= 30 ? 200 : 401);
+    }
+    t.clock.advanceHours(24 * 3);
+    expect(faultOf(await t.call('/api/accounts/LoginByToken', {}, token))).toBe('SecurityAuthTokenExpired');
+    const other = await login('long@example.com');
+    t.clock.advanceHours(24 * 15);
+    expect(faultOf(await t.call('/api/accounts/LoginByToken', {}, other))).toBe('SecurityAuthTokenExpired');
+  });
+});
+
+describe('describeDevice', () => {
+  it('names browsers and systems, and keeps an app name', () => {
+    expect(describeDevice(CHROME_MAC)).toBe('Chrome on macOS');
+    expect(describeDevice('Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:131.0) Gecko/20100101 Firefox/131.0')).toBe(
+      'Firefox on Windows',
+    );
+    expect(describeDevice(null)).toBe('Unknown device');
+    expect(describeDevice('curl/8.5.0')).toBe('curl/8.5.0');
+  });
+});

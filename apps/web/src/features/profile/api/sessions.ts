@@ -1,0 +1,27 @@
+import type { ActiveSession } from '@soundid/contracts';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { postAccountCall } from '../../../lib/api-client';
+
+export async function getSessions(): Promise<ActiveSession[]> {
+  const { Result } = await postAccountCall<ActiveSession[], 'GetSessions'>('GetSessions', {});
+  return Result;
+}
+
+export const sessionsQueryOptions = queryOptions({ queryKey: ['sessions'], queryFn: getSessions });
+
+export function useSessions() {
+  return useQuery(sessionsQueryOptions);
+}
+
+/** Signs out every other browser and app; this one stays signed in. */
+export async function endOtherSessions(): Promise<void> {
+  await postAccountCall('EndOtherSessions', {});
+}
+
+export function useEndOtherSessions() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: endOtherSessions,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: sessionsQueryOptions.queryKey }),
+  });
+}
