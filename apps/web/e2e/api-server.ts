@@ -7,6 +7,9 @@ import path from 'node:path';
 export const webDir = path.resolve(import.meta.dirname, '..');
 export const repoRoot = path.resolve(webDir, '../..');
 
+/** The operator token of the test service, so that specs can grant tokens and issue keys. */
+export const E2E_ADMIN_TOKEN = 'e2e-operator-token-0123456789abcdef';
+
 export interface RunningApi {
   baseUrl: string;
   stop(): Promise<void>;
@@ -53,7 +56,14 @@ export async function startApi(): Promise<RunningApi> {
   const log: string[] = [];
   const child = spawn('npx', ['tsx', 'apps/api/src/server.ts'], {
     cwd: repoRoot,
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, NODE_ENV: 'development', PUBLIC_URL: baseUrl },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      NODE_ENV: 'development',
+      PUBLIC_URL: baseUrl,
+      ADMIN_TOKEN: E2E_ADMIN_TOKEN,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     // Its own process group, so that stopping it also stops what npx started.
     detached: true,

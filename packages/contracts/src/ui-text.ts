@@ -21,6 +21,7 @@ export const titles = {
   loading: 'Loading',
   logout: 'Log out',
   notFound: 'Page Not Found',
+  transactions: 'SoundID VoiceAI Transactions',
 } as const;
 
 export const text = {
@@ -149,6 +150,24 @@ export const text = {
     privacy: 'Privacy policy',
     terms: 'Terms of use',
     copyright: (year: number) => `© ${year} Sonarworks`,
+  },
+  history: {
+    heading: 'Transaction history',
+    toProducts: 'Go to Licenses & Devices →',
+    buyMore: 'Buy more tokens',
+    tabsLabel: 'History',
+    purchaseTab: 'Purchase history',
+    usageTab: 'Usage history',
+    loading: 'Loading history',
+    empty: 'Nothing here yet.',
+    purchaseColumns: ['Amount', 'Type', 'Order date', 'Expiry date', 'Remaining'],
+    usageColumns: ['Tokens spent', 'Token type', 'Date'],
+  },
+  pager: {
+    label: 'Pages',
+    previous: 'Previous page',
+    next: 'Next page',
+    page: (n: number) => `Page ${n}`,
   },
   notificationsRegion: 'Notifications',
   errorsRegion: 'Errors',

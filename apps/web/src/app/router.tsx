@@ -105,6 +105,14 @@ export const appRoutes: RouteObject[] = [
           import('../features/licences/components/products-screen').then((m) => ({ Component: m.ProductsScreen })),
       },
       {
+        path: 'products/transactions',
+        handle: handle({ title: titles.transactions, access: signedIn, hideSupportChat: true }),
+        lazy: () =>
+          import('../features/voice-ai/components/transaction-history-screen').then((m) => ({
+            Component: m.TransactionHistoryScreen,
+          })),
+      },
+      {
         path: 'launch',
         handle: handle({ title: titles.launch, access: signedIn, kind: 'launch' }),
         lazy: () => import('../features/launch/components/launch-screen').then((m) => ({ Component: m.LaunchScreen })),

@@ -1,0 +1,82 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { mockApi, ok, testUser } from '../../../testing/mock-api';
+import { renderApp } from '../../../testing/render-app';
+
+const lot = (amount: number) => ({
+  TokenAmount: amount,
+  Type: 'Purchased',
+  OrderDate: 1700000000, // seconds: padded to 13 digits
+  ExpiryDate: 1731536000000,
+  TokenBalance: amount / 2,
+});
+
+describe('transaction history', () => {
+  it('shows purchases first, with the spec columns and dates, and pages through them', async () => {
+    const api = mockApi({
+      '/api/voiceai/GetPurchaseHistory': (call) =>
+        ok({ PageItems: [lot(call.body.page === 2 ? 2000 : 1000)], PageNumber: call.body.page, PageCount: 12 }),
+    });
+    const { user } = renderApp('/products/transactions', { user: testUser });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Transaction history' })).toBeInTheDocument();
+    expect(document.title).toBe('My SoundID | SoundID VoiceAI Transactions');
+    expect(screen.getByRole('tab', { name: 'Purchase history' })).toHaveAttribute('aria-selected', 'true');
+    const table = await screen.findByRole('table');
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent),
+    ).toEqual(['Amount', 'Type', 'Order date', 'Expiry date', 'Remaining']);
+    expect(within(table).getByText('1,000')).toBeInTheDocument();
+    expect(within(table).getByText(/^14\/11\/23 \d{1,2}:13 (am|pm)$/)).toBeInTheDocument();
+
+    const pager = screen.getByRole('navigation', { name: 'Pages' });
+    expect(
+      within(pager)
+        .getAllByRole('button')
+        .map((b) => b.textContent?.replace(/[‹›]/, '')),
+    ).toEqual(['Previous page', '1', '2', '3', '4', '12', 'Next page']);
+    expect(within(pager).getByText('…')).toBeInTheDocument();
+    await user.click(within(pager).getByRole('button', { name: 'Page 2' }));
+    expect(await within(screen.getByRole('table')).findByText('2,000')).toBeInTheDocument();
+    expect(api.callsTo('GetPurchaseHistory').map((c) => c.body.page)).toEqual([1, 2]);
+  });
+
+  it('switches to usage history with its own columns', async () => {
+    mockApi({
+      '/api/voiceai/GetPurchaseHistory': ok({ PageItems: [], PageNumber: 1, PageCount: 1 }),
+      '/api/voiceai/GetActionHistory': ok({
+        PageItems: [{ TokenAmount: 70, Type: 'Granted', Date: 1700000000000 }],
+        PageNumber: 1,
+        PageCount: 1,
+      }),
+    });
+    const { user } = renderApp('/products/transactions', { user: testUser });
+    await user.click(await screen.findByRole('tab', { name: 'Usage history' }));
+    const table = await screen.findByRole('table');
+    await within(table).findByText('70');
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent),
+    ).toEqual(['Tokens spent', 'Token type', 'Date']);
+  });
+
+  it('ignores pager clicks while a page loads', async () => {
+    let release: () => void = () => {};
+    const api = mockApi({
+      '/api/voiceai/GetPurchaseHistory': async (call) => {
+        if (call.body.page === 2) await new Promise<void>((resolve) => (release = resolve));
+        return ok({ PageItems: [lot(1000)], PageNumber: call.body.page, PageCount: 5 });
+      },
+    });
+    const { user } = renderApp('/products/transactions', { user: testUser });
+    const pager = await screen.findByRole('navigation', { name: 'Pages' });
+    await user.click(within(pager).getByRole('button', { name: 'Page 2' }));
+    expect(await screen.findByText('Loading history')).toBeInTheDocument();
+    await user.click(within(pager).getByRole('button', { name: 'Page 3' }));
+    release();
+    await waitFor(() => expect(screen.queryByText('Loading history')).not.toBeInTheDocument());
+    expect(api.callsTo('GetPurchaseHistory').map((c) => c.body.page)).toEqual([1, 2]);
+  });
+});
