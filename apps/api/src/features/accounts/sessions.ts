@@ -1,3 +1,4 @@
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import {
   type ActiveSession,
   SESSION_LONG_IDLE_DAYS,
@@ -35,14 +36,15 @@ const idleLimitMs = (keepMeSignedIn: boolean) =>
  * it, 30 days at most and 14 idle days. Never unlimited.
  */
 export class SessionService {
-  private readonly key: Uint8Array;
+  /** A KeyObject made once: jose then signs and verifies without importing the key each time. */
+  private readonly key: KeyObject;
 
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
     secret: string,
   ) {
-    this.key = new TextEncoder().encode(secret);
+    this.key = createSecretKey(Buffer.from(secret, 'utf8'));
   }
 
   async issue(

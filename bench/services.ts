@@ -1,0 +1,76 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface Running {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url: string, child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`${url}: process exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} did not answer`);
+}
+
+function run(script: string, env: Record<string, string>, readyPath: string, port: number): Promise<Running> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+  return waitFor(`${url}${readyPath}`, child).then(() => ({ url, stop }));
+}
+
+/** The built service, as `npm start` runs it, on the given database. */
+export async function startService(database: { url?: string; dataDir?: string }): Promise<Running> {
+  const port = await freePort();
+  return run(
+    'apps/api/src/server.ts',
+    {
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'warn',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: database.dataDir ?? mkdtempSync(path.join(tmpdir(), 'soundid-bench-')),
+      ADMIN_TOKEN: 'bench-operator-token-0123456789abcdef',
+      ...(database.url ? { DATABASE_URL: database.url } : {}),
+    },
+    '/api/ready',
+    port,
+  );
+}
+
+/** The baseline: bare Fastify + node-postgres answering one primary-key SELECT. */
+export async function startBaseline(databaseUrl: string): Promise<Running> {
+  const port = await freePort();
+  return run('bench/baseline-server.ts', { DATABASE_URL: databaseUrl }, '/health', port);
+}
