@@ -1,4 +1,6 @@
 import { type Algorithm, hash, verify } from '@node-rs/argon2';
+import { BoundedQueue } from '../../lib/bounded-queue';
+import { Fault } from '../../lib/fault';
 
 /** Algorithm.Argon2id (a const enum, which isolated modules cannot import by value). */
 const ARGON2ID: Algorithm = 2;
@@ -9,16 +11,32 @@ const ARGON2ID: Algorithm = 2;
  */
 export const ARGON2_PARAMS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
+/**
+ * Hashing runs on libuv's thread pool (4 threads by default). At most that many hash at once
+ * and a bounded number wait; a flood past that is refused before any hashing is spent on it.
+ */
+export const HASHING_THREADS = Number(process.env.UV_THREADPOOL_SIZE ?? 4);
+export const MAX_WAITING_HASHES = 64;
+const hashing = new BoundedQueue(HASHING_THREADS, MAX_WAITING_HASHES);
+
+async function onHashingThread<T>(work: () => Promise<T>): Promise<T> {
+  const done = await hashing.run(work);
+  if (!done) throw new Fault('AttemptOverLimit');
+  return done.value;
+}
+
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, { algorithm: ARGON2ID, ...ARGON2_PARAMS });
+  return onHashingThread(() => hash(password, { algorithm: ARGON2ID, ...ARGON2_PARAMS }));
 }
 
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
-  try {
-    return await verify(passwordHash, password);
-  } catch {
-    return false;
-  }
+  return onHashingThread(async () => {
+    try {
+      return await verify(passwordHash, password);
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** A hash made with other parameters is replaced at the next successful sign-in. */
