@@ -1,6 +1,6 @@
 import { SESSION_COOKIE_PLAIN, SESSION_COOKIE_SECURE } from '@soundid/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { SessionClaims, SessionService } from '../features/accounts/sessions';
+import type { AuthenticatedSession, SessionService } from '../features/accounts/sessions';
 import { Fault } from '../lib/fault';
 
 /**
@@ -36,7 +36,7 @@ export class SessionCookie {
   }
 }
 
-export interface Authenticated extends SessionClaims {
+export interface Authenticated extends AuthenticatedSession {
   /** How the token came: apps send the header, browsers the cookie. */
   via: 'header' | 'cookie';
 }

@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import countries from 'i18n-iso-countries';
 import en from 'i18n-iso-countries/langs/en.json' with { type: 'json' };
 import type { ClientMeta, SignedIn } from './service';
+import { toUser } from './users-repo';
 
 countries.registerLocale(en);
 
@@ -38,7 +39,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   /** Who is signed in; also exchanges a query token (sent as AuthToken) for the cookie. */
   app.post(path('LoginByToken'), { schema: { body: accountCalls.LoginByToken } }, async (request, reply) => {
     const auth = await app.requireSession(request);
-    const user = await accounts.currentUser(auth.userId);
+    const user = toUser(auth.user);
     const token = auth.via === 'header' ? String(request.headers.authtoken) : (sessionCookie.read(request) ?? '');
     if (auth.via === 'header') sessionCookie.set(reply, token, auth.expiresAt, auth.keepMeSignedIn);
     return {
@@ -137,7 +138,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(path('GetOrUpdateProfile'), { schema: { body: accountCalls.GetOrUpdateProfile } }, async (request) => {
     const auth = await app.requireSession(request);
-    return ok(await accounts.currentUser(auth.userId));
+    return ok(toUser(auth.user));
   });
 
   app.post(path('ChangePassword'), { schema: { body: accountCalls.ChangePassword } }, async (request) => {

@@ -230,12 +230,6 @@ export class AccountService {
     return { session, user: toUser(user) };
   }
 
-  async currentUser(userId: string): Promise<User> {
-    const user = await findUserById(this.deps.db, userId);
-    if (!user) throw new Fault('UserAuthenticationFailed');
-    return toUser(user);
-  }
-
   /**
    * Social sign-in: an identity already linked signs in; otherwise an account with the same
    * address is linked when the provider vouches for the address, or a new account is made.
