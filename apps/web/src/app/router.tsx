@@ -113,6 +113,14 @@ export const appRoutes: RouteObject[] = [
           })),
       },
       {
+        path: 'products/post-checkout',
+        handle: handle({ access: signedIn, hideSupportChat: true }),
+        lazy: () =>
+          import('../features/voice-ai/components/post-checkout-screen').then((m) => ({
+            Component: m.PostCheckoutScreen,
+          })),
+      },
+      {
         path: 'launch',
         handle: handle({ title: titles.launch, access: signedIn, kind: 'launch' }),
         lazy: () => import('../features/launch/components/launch-screen').then((m) => ({ Component: m.LaunchScreen })),

@@ -43,3 +43,9 @@ export interface ConsumeTokensResult {
   TokensSpent: number;
   TokenBalance: number;
 }
+
+/** GetPaymentStatus: 'none' while the payment is pending, 'succeeded', or the failure status. */
+export interface PaymentStatusResult {
+  PaymentIntentStatus: string;
+  AnalyticsMetadata: Record<string, unknown> | null;
+}
