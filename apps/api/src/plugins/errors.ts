@@ -17,16 +17,23 @@ const UNAVAILABLE_CODES = new Set([
   '08003',
 ]);
 
+/** Walks the cause chain too: Drizzle wraps the driver's error in its own. */
 function isDatabaseUnavailable(error: unknown): boolean {
-  const e = error as { code?: string; cause?: { code?: string }; message?: string };
-  const code = e?.code ?? e?.cause?.code;
-  return (
-    (code !== undefined && UNAVAILABLE_CODES.has(code)) ||
-    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
-      e?.message ?? '',
-    )
-  );
+  for (let e = error as ErrorLike | undefined, depth = 0; e && depth < 5; e = e.cause, depth++) {
+    if (e.code !== undefined && UNAVAILABLE_CODES.has(e.code)) return true;
+    if (UNAVAILABLE_MESSAGES.test(e.message ?? '')) return true;
+  }
+  return false;
 }
+
+interface ErrorLike {
+  code?: string;
+  message?: string;
+  cause?: ErrorLike;
+}
+
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection refused|the database system is (starting up|shutting down)/i;
 
 /** Turns anything thrown into the contract's Fault envelope; details of a 5xx stay in the log. */
 export function toFault(error: unknown): Fault {
