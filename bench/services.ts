@@ -35,8 +35,14 @@ async function waitFor(url: string, child: ChildProcess): Promise<void> {
   throw new Error(`${url} did not answer`);
 }
 
-function run(script: string, env: Record<string, string>, readyPath: string, port: number): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+function run(
+  script: string,
+  env: Record<string, string>,
+  readyPath: string,
+  port: number,
+  nodeArgs: string[] = [],
+): Promise<Running> {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], {
     cwd: repoRoot,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -52,7 +58,10 @@ function run(script: string, env: Record<string, string>, readyPath: string, por
 }
 
 /** The built service, as `npm start` runs it, on the given database. */
-export async function startService(database: { url?: string; dataDir?: string }): Promise<Running> {
+export async function startService(
+  database: { url?: string; dataDir?: string },
+  nodeArgs: string[] = [],
+): Promise<Running> {
   const port = await freePort();
   return run(
     'apps/api/src/server.ts',
@@ -61,13 +70,16 @@ export async function startService(database: { url?: string; dataDir?: string })
       LOG_LEVEL: 'warn',
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       DATA_DIR: database.dataDir ?? mkdtempSync(path.join(tmpdir(), 'soundid-bench-')),
-      ADMIN_TOKEN: 'bench-operator-token-0123456789abcdef',
+      ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
       ...(database.url ? { DATABASE_URL: database.url } : {}),
     },
     '/api/ready',
     port,
+    nodeArgs,
   );
 }
+
+export const BENCH_ADMIN_TOKEN = 'bench-operator-token-0123456789abcdef';
 
 /** The baseline: bare Fastify + node-postgres answering one primary-key SELECT. */
 export async function startBaseline(databaseUrl: string): Promise<Running> {

@@ -25,6 +25,8 @@ export interface DatabaseHandle {
   migrate(): Promise<void>;
   /** True when a trivial query answers (readiness probe). */
   ping(): Promise<boolean>;
+  /** Connections held (for the operator metrics: a leak shows as a pool that never drains). */
+  connections(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -46,6 +48,7 @@ function openPostgres(url: string, poolSize = 20): DatabaseHandle {
     kind: 'postgres',
     migrate: () => migratePostgres(pool),
     ping: () => ping(db),
+    connections: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => pool.end(),
   };
 }
@@ -71,6 +74,7 @@ async function openPglite(options: { dataDir?: string; loadDataDir?: Blob }): Pr
     kind: 'pglite',
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder }),
     ping: () => ping(db),
+    connections: () => ({ total: 1, idle: 1, waiting: 0 }),
     close: () => client.close(),
   };
 }

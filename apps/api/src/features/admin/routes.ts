@@ -35,4 +35,25 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     };
   });
+
+  /** Memory and database connections, for operators and the load test (`?gc=1` collects first when allowed). */
+  app.get(
+    '/api/admin/metrics',
+    { schema: { querystring: z.object({ gc: z.enum(['0', '1']).optional() }) } },
+    async (request) => {
+      const collect = (globalThis as { gc?: () => void }).gc;
+      if (request.query.gc === '1' && collect) collect();
+      const memory = process.memoryUsage();
+      return {
+        Success: true,
+        Result: {
+          HeapUsedBytes: memory.heapUsed,
+          RssBytes: memory.rss,
+          Collected: request.query.gc === '1' && collect !== undefined,
+          UptimeSeconds: Math.round(process.uptime()),
+          Database: { Kind: app.deps.database.kind, Connections: app.deps.database.connections() },
+        },
+      };
+    },
+  );
 };
