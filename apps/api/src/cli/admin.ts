@@ -11,6 +11,7 @@ const HELP = `Usage: npm run admin -- <command> [options]
 
 Commands:
   user --email <address>     Show a customer: id, verification, password, sessions, providers
+  metrics                    Heap, RSS and database connections of the service
   grant-tokens --email <address> --amount <n> [--reference <ticket>]
                              Credit voice AI tokens (valid 12 months); the same reference credits once
 
@@ -39,6 +40,12 @@ const commands: Record<string, Command> = {
       for (const [key, value] of Object.entries(user)) {
         console.log(`${key}: ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`);
       }
+    },
+  },
+  metrics: {
+    options: [],
+    async run(_args, api) {
+      console.log(JSON.stringify(await api('GET', '/api/admin/metrics'), null, 2));
     },
   },
   'grant-tokens': {

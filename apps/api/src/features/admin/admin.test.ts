@@ -53,6 +53,14 @@ describe('npm run admin', () => {
     expect(stdout).toContain('EmailVerified: true');
   });
 
+  it('prints the service metrics', async () => {
+    const { stdout } = await cli('metrics', '--url', baseUrl, '--token', ADMIN_TOKEN);
+    expect(JSON.parse(stdout)).toMatchObject({
+      HeapUsedBytes: expect.any(Number),
+      Database: { Connections: { total: expect.any(Number) } },
+    });
+  });
+
   it('grants tokens once per reference', async () => {
     const args = [
       '--email',
