@@ -155,7 +155,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(cookie);
   registerJsonBody(app);
   registerErrorHandling(app, (reply) => sessionCookie.clear(reply));
-  await registerSecurityHeaders(app, config);
+  registerSecurityHeaders(app, config);
   app.addHook('onSend', async (request, reply) => {
     if (request.url.startsWith('/api/')) reply.header('Cache-Control', 'no-store');
   });

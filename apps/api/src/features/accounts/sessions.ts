@@ -29,6 +29,8 @@ export interface IssuedSession extends SessionClaims {
   token: string;
 }
 
+const VERIFIED_CACHE_SIZE = 10_000;
+
 /** Recording every request's time would write on every call: once in a while is enough. */
 const LAST_SEEN_RESOLUTION_MS = 5 * 60_000;
 
@@ -43,6 +45,8 @@ const idleLimitMs = (keepMeSignedIn: boolean) =>
 export class SessionService {
   /** A KeyObject made once: jose then signs and verifies without importing the key each time. */
   private readonly key: KeyObject;
+  /** Recently verified tokens → claims, oldest first (a bounded cache). */
+  private readonly verified = new Map<string, Record<string, unknown>>();
 
   constructor(
     private readonly db: Database,
@@ -86,17 +90,7 @@ export class SessionService {
 
   /** Verifies the signature, the expiry and that the session row is still live. */
   async authenticate(token: string): Promise<AuthenticatedSession> {
-    let payload: Record<string, unknown>;
-    try {
-      ({ payload } = await jwtVerify(token, this.key, {
-        algorithms: ['HS256'],
-        currentDate: this.clock.now(),
-      }));
-    } catch (error) {
-      if (error instanceof joseErrors.JWTExpired) throw new Fault('SecurityAuthTokenExpired');
-      throw new Fault('SecurityAuthTokenInvalid');
-    }
-    const { sub, sid, exp, kms } = payload;
+    const { sub, sid, exp, kms } = await this.verifySignature(token);
     if (typeof sub !== 'string' || typeof sid !== 'string' || typeof exp !== 'number') {
       throw new Fault('SecurityAuthTokenInvalid');
     }
@@ -127,6 +121,27 @@ export class SessionService {
       keepMeSignedIn: kms === 1,
       user: row.user,
     };
+  }
+
+  /**
+   * The token's claims once its signature and expiry check out. A token seen recently is not
+   * verified again (jose verifies on the thread pool, a hop per request); revocation does not
+   * depend on this, the session row is read on every request.
+   */
+  private async verifySignature(token: string): Promise<Record<string, unknown>> {
+    const cached = this.verified.get(token);
+    const nowSeconds = this.clock.now().getTime() / 1000;
+    if (cached && typeof cached.exp === 'number' && cached.exp > nowSeconds) return cached;
+    let payload: Record<string, unknown>;
+    try {
+      ({ payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], currentDate: this.clock.now() }));
+    } catch (error) {
+      if (error instanceof joseErrors.JWTExpired) throw new Fault('SecurityAuthTokenExpired');
+      throw new Fault('SecurityAuthTokenInvalid');
+    }
+    if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.delete(this.verified.keys().next().value as string);
+    this.verified.set(token, payload);
+    return payload;
   }
 
   /** The customer's live sessions, most recently used first. */
