@@ -36,17 +36,18 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     return signedIn(reply, result, getProfile);
   });
 
-  /** Who is signed in; also exchanges a query token (sent as AuthToken) for the cookie. */
+  /**
+   * Who is signed in; also exchanges a query token (sent as AuthToken) for the cookie. Signed
+   * in by the cookie, the answer carries no Token: script must never read the session (ASVS 3.3.4).
+   */
   app.post(path('LoginByToken'), { schema: { body: accountCalls.LoginByToken } }, async (request, reply) => {
     const auth = await app.requireSession(request);
     const user = toUser(auth.user);
-    const token = auth.via === 'header' ? String(request.headers.authtoken) : (sessionCookie.read(request) ?? '');
-    if (auth.via === 'header') sessionCookie.set(reply, token, auth.expiresAt, auth.keepMeSignedIn);
-    return {
-      Success: true,
-      Token: token,
-      Result: { User: request.body.getProfile === false ? { ...user, Profile: null } : user },
-    };
+    const Result = { User: request.body.getProfile === false ? { ...user, Profile: null } : user };
+    if (auth.via === 'cookie') return { Success: true, Result };
+    const token = String(request.headers.authtoken);
+    sessionCookie.set(reply, token, auth.expiresAt, auth.keepMeSignedIn);
+    return { Success: true, Token: token, Result };
   });
 
   app.post(path('LoginBySocial'), { schema: { body: accountCalls.LoginBySocial } }, async (request, reply) => {

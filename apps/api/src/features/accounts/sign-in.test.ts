@@ -73,6 +73,9 @@ describe('session', () => {
       software: 'MySoundID-Web/1.0',
     });
     expect(withSoftware.statusCode).toBe(200);
+    // Signed in by the cookie, the session token never reaches script.
+    expect(withSoftware.json().Token).toBeUndefined();
+    expect(withSoftware.body).not.toContain(cookie.split('=')[1]);
   });
 
   it('raises the session faults with ExceptionType 30 and clears the cookie', async () => {
