@@ -1,7 +1,6 @@
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { BENCH_PASSWORD, benchEmail, seedCustomers } from './seed';
-import { BENCH_ADMIN_TOKEN, type Running, startService } from './services';
+import { BENCH_ADMIN_TOKEN, freshPostgres, type Running, startService } from './services';
 
 /**
  * `npm run load`: mixed traffic at saturation against the service on PostgreSQL for
@@ -36,15 +35,9 @@ async function post(service: Running, path: string, body: unknown, headers: Reco
 }
 
 async function main(): Promise<void> {
-  const name = `soundid_load_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: SERVER_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${name}`;
-  await seedCustomers({ url: url.toString() }, CUSTOMERS);
-  const service = await startService({ url: url.toString() }, ['--expose-gc']);
+  const database = await freshPostgres(SERVER_URL);
+  await seedCustomers({ url: database.url }, CUSTOMERS);
+  const service = await startService({ url: database.url }, ['--expose-gc']);
 
   const tokens: string[] = [];
   for (let i = 0; i < 20; i++) {
@@ -121,10 +114,7 @@ async function main(): Promise<void> {
     ...(heapRatio > 1.2 ? [`heap grew ×${heapRatio.toFixed(2)}`] : []),
     ...(pool.waiting > 0 || pool.total !== pool.idle ? ['connections not back in the pool'] : []),
   ];
-  const dropper = new pg.Client({ connectionString: SERVER_URL });
-  await dropper.connect();
-  await dropper.query(`drop database if exists ${name} with (force)`);
-  await dropper.end();
+  await database.drop();
   if (problems.length) {
     console.error(`FAILED: ${problems.join('; ')}`);
     process.exit(1);

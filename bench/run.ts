@@ -5,7 +5,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { BENCH_PASSWORD, benchEmail, seedCustomers } from './seed';
-import { type Running, repoRoot, startBaseline, startService } from './services';
+import { freshPostgres, type Running, repoRoot, startBaseline, startService } from './services';
 
 /**
  * `npm run bench`: each figure beside its baseline measured in the same run, and the ratio.
@@ -72,32 +72,13 @@ async function postgresAvailable(): Promise<boolean> {
   }
 }
 
-async function freshPostgres(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `soundid_bench_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: SERVER_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const dropper = new pg.Client({ connectionString: SERVER_URL });
-      await dropper.connect();
-      await dropper.query(`drop database if exists ${name} with (force)`);
-      await dropper.end();
-    },
-  };
-}
-
 async function main(): Promise<void> {
   const figures: Figure[] = [];
   const argonPerSecond = argon2Baseline();
   console.log(`raw argon2id verify: ${argonPerSecond.toFixed(0)}/s`);
 
   if (!(await postgresAvailable())) throw new Error(`No PostgreSQL at ${SERVER_URL} (set BENCH_DATABASE_URL)`);
-  const pgDb = await freshPostgres();
+  const pgDb = await freshPostgres(SERVER_URL);
   await seedCustomers({ url: pgDb.url }, CUSTOMERS);
   const baseline = await startBaseline(pgDb.url);
   const pgService = await startService({ url: pgDb.url });
