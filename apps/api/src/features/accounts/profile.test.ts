@@ -35,7 +35,7 @@ describe('profile and address', () => {
 });
 
 describe('ChangePassword', () => {
-  it('needs the old password, then ends the other sessions but keeps this one', async () => {
+  it('needs the old password, then ends the other sessions but keeps this one (ASVS 7.4.3)', async () => {
     const first = await signUpVerified(t, 'max@example.com');
     const other = (await t.call('/api/accounts/LoginByEmail', { email: 'max@example.com', password: PASSWORD })).json()
       .Token;

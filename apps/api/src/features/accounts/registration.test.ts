@@ -97,7 +97,7 @@ describe('sign-in before verification', () => {
 });
 
 describe('VerifyEmail', () => {
-  it('verifies, signs in with a Token and the session cookie, and is single-use', async () => {
+  it('verifies, signs in with a Token and the session cookie, and is single-use (ASVS 6.4.1)', async () => {
     await t.call('/api/accounts/register', { email: 'fay@example.com', password: PASSWORD });
     const token = await t.lastLinkToken('fay@example.com');
     const res = await t.call('/api/accounts/VerifyEmail', { token });

@@ -63,7 +63,7 @@ describe('session', () => {
     expect(res.headers['set-cookie']).toMatch(/^soundid_session=/);
   });
 
-  it('accepts the cookie only together with the Software header', async () => {
+  it('accepts the cookie only together with the Software header (ASVS 3.5.1, 3.3.4)', async () => {
     const cookie = cookieOf(await login('ida@example.com'));
     const without = await t.call('/api/accounts/LoginByToken', {}, undefined, { cookie });
     expect(without.statusCode).toBe(403);
@@ -92,7 +92,7 @@ describe('session', () => {
     expect(expired.json().Fault).toMatchObject({ ExceptionName: 'SecurityAuthTokenExpired', ExceptionType: 30 });
   });
 
-  it('Logout revokes the session and clears the cookie', async () => {
+  it('Logout revokes the session and clears the cookie (ASVS 7.4.1)', async () => {
     const token = (await login('ida@example.com')).json().Token;
     const out = await t.call('/api/accounts/Logout', {}, token);
     expect(out.json()).toEqual({ Success: true, Result: {} });

@@ -17,7 +17,7 @@ const grant = (email: string, amount: number) =>
   });
 
 describe('racing spends', () => {
-  it('50 concurrent spends never take the balance below zero', async () => {
+  it('50 concurrent spends never take the balance below zero (ASVS 2.3.4)', async () => {
     const token = await signUpVerified(t, 'race@example.com');
     await grant('race@example.com', 1000);
     await grant('race@example.com', 500);
