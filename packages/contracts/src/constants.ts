@@ -65,3 +65,17 @@ export const PAGE_TITLE_SEPARATOR = ' | ';
 /** Session cookie names (API contract, Session). */
 export const SESSION_COOKIE_SECURE = '__Host-soundid_session';
 export const SESSION_COOKIE_PLAIN = 'soundid_session';
+
+// ── Voice AI buy page and card checkout (voice-buy) ─────────────────────────
+/** A token lot that expires within this many days is announced beside the token status. */
+export const TOKEN_EXPIRY_WARNING_DAYS = 30;
+/**
+ * Script-readable analytics and affiliate cookies whose values travel with a token purchase
+ * (PrepareTokenPurchaseCheckout metadata, then the payment's metadata): Google Analytics client
+ * id, Google Ads click id, Meta browser id, and the affiliate id the marketing site sets.
+ */
+export const CHECKOUT_METADATA_COOKIES = ['_ga', '_gcl_aw', '_fbp', 'affiliate_id'] as const;
+/** The analytics item category of a token bundle (spec §7). */
+export const TOKEN_BUNDLE_ITEM_CATEGORY = 'One-off';
+/** Where the card checkout ends (spec §2, post-checkout-message): the SPA route and the service's default return URL. */
+export const POST_CHECKOUT_PATH = '/products/post-checkout';

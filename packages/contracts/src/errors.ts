@@ -161,6 +161,39 @@ export const faults = {
     message: 'This upgrade code cannot be used with your current license',
   },
 
+  // Licences, devices, trials and campaigns (licences feature)
+  ProductNotFound: { status: 404, type: B, message: 'Product not found.' },
+  DeviceNotFound: { status: 404, type: B, message: 'Device not found.' },
+  NoLicenseForProduct: {
+    status: 403,
+    type: B,
+    message: 'You have no license for this product. Register an activation key or start a trial.',
+  },
+  SeatLimitReached: {
+    status: 409,
+    type: B,
+    message: 'All devices of this license are in use. Deactivate a device to activate this one.',
+  },
+  KeyAlreadyUpgraded: { status: 409, type: B, message: 'This license has already been upgraded.' },
+  TrialNotAvailable: { status: 400, type: B, message: 'This product has no free trial.' },
+  TrialAlreadyUsed: { status: 409, type: B, message: 'The free trial of this product has already been used.' },
+  SerialNotFound: {
+    status: 404,
+    type: B,
+    message: 'Serial number is not valid. Please check the serial number on your monitor.',
+  },
+  SerialAlreadyUsed: {
+    status: 409,
+    type: B,
+    message: 'This serial number has already been used to claim a trial.',
+  },
+  OfflineRequestInvalid: { status: 400, type: ExceptionType.Input, message: 'The license request file is not valid.' },
+  OfflineActivationUnavailable: {
+    status: 503,
+    type: ExceptionType.Service,
+    message: 'Offline activation is not available right now.',
+  },
+
   // Voice AI tokens
   TokenBalanceInsufficient: {
     status: 402,
@@ -173,10 +206,66 @@ export const faults = {
     message: 'This request id was already used for a different request.',
   },
 
+  // Card checkout of token bundles
+  PriceNotFound: { status: 404, type: B, message: 'This token bundle is not available.' },
+  PaymentNotFound: { status: 404, type: B, message: 'Payment not found.' },
+  CheckoutUnavailable: {
+    status: 503,
+    type: ExceptionType.Service,
+    message: 'Payment gateway initialization failed. Please try again.',
+  },
+  CheckoutReturnUrlNotAllowed: {
+    status: 400,
+    type: ExceptionType.Input,
+    message: 'The return address must be on this site.',
+  },
+  CheckoutSessionNotFound: { status: 404, type: B, message: 'Checkout session not found.' },
+  CheckoutSessionExpired: { status: 410, type: B, message: 'This checkout session has expired. Please start again.' },
+  CardInvalid: {
+    status: 400,
+    type: ExceptionType.Input,
+    message: 'Use a test card number such as 4242 4242 4242 4242, a future expiry date and any CVC.',
+  },
+  CardDeclined: { status: 402, type: B, message: 'Your card was declined.' },
+  WebhookSignatureInvalid: { status: 400, type: ExceptionType.Input, message: 'Webhook signature is not valid.' },
+
+  // Storefront: the perpetual licence bought through Shopify or the sandbox storefront
+  StorefrontUnavailable: {
+    status: 503,
+    type: ExceptionType.Service,
+    message: 'The store is not available right now. Please try again later.',
+  },
+  StorefrontCheckoutNotFound: {
+    status: 404,
+    type: B,
+    message: 'This checkout link is not valid or has expired. Please start again from the store.',
+  },
+  StorefrontCartEmpty: { status: 409, type: B, message: 'Your cart is empty.' },
+  StorefrontWebhookIdMissing: {
+    status: 400,
+    type: ExceptionType.Input,
+    message: 'The X-Shopify-Webhook-Id header is missing.',
+  },
+
+  // Voice AI pay-as-you-go seats (voice-buy)
+  OfflineActivationNeedsLicence: {
+    status: 409,
+    type: B,
+    message:
+      'Offline activation needs a perpetual license or a running trial: pay-as-you-go processing spends tokens online.',
+  },
+
   // Transfers (catalogue of the spec)
   TransferFailedUserNotFound: { status: 404, type: B, message: 'User not found for transfer.' },
   TransferFailedUserEmailNotVerified: { status: 403, type: B, message: 'Transfer user email is not verified.' },
   TransferFailedUserOtherError: { status: 400, type: B, message: 'Transfer unknown error.' },
+
+  // Licenses & Devices page (licences-web): offline activation switched off on this deployment
+  OfflineActivationDisabled: {
+    status: 403,
+    type: B,
+    message: 'Offline activation is not available on this site.',
+  },
 } as const satisfies Record<string, FaultSpec>;
 
 export type FaultName = keyof typeof faults;
@@ -233,3 +322,9 @@ export interface SuccessEnvelope<T> {
   Result: T;
 }
 export type Envelope<T> = SuccessEnvelope<T> | FailureEnvelope;
+
+// ── Account review (account-and-sign-in §8): faults whose message links to a help article ──
+/** The spec's table gives KeyRevokeOverLimit a "Learn more" link to a support article. */
+export const FAULT_HELP_LINKS: Partial<Record<FaultName, string>> = {
+  KeyRevokeOverLimit: 'https://support.sonarworks.com/hc/en-us/search?query=license%20deactivation%20limit',
+};

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { faultMessage, faults } from './errors';
 import {
   formatAddress,
+  formatDeviceDate,
   formatHistoryDate,
   formatPrice,
   maskEmail,
@@ -68,5 +69,12 @@ describe('fault messages', () => {
     ] as const) {
       expect(faults[name].type).toBe(30);
     }
+  });
+});
+
+describe('formatDeviceDate', () => {
+  it('shows /Date(ms)/ as day-month-year', () => {
+    expect(formatDeviceDate('/Date(1768471200000)/', 'UTC')).toBe('15/01/2026');
+    expect(formatDeviceDate('not a date')).toBe('');
   });
 });

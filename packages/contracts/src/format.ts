@@ -83,3 +83,15 @@ export function paginationWindow(page: number, pageCount: number): (number | 'el
   if (to < pageCount) items.push(pageCount);
   return items;
 }
+
+/** A device's registration date (`/Date(ms)/`) as day-month-year, dd/mm/yyyy; '' when unreadable. */
+export function formatDeviceDate(value: string, timeZone?: string): string {
+  const date = parseDotNetDate(value);
+  if (!date || Number.isNaN(date.getTime())) return '';
+  return new Intl.DateTimeFormat('en-GB', {
+    day: '2-digit',
+    month: '2-digit',
+    year: 'numeric',
+    ...(timeZone ? { timeZone } : {}),
+  }).format(date);
+}

@@ -1,9 +1,13 @@
 export * from './calls/accounts';
+export * from './calls/checkout';
 export * from './calls/common';
+export * from './calls/licences';
 export * from './calls/voice-ai';
 export * from './constants';
 export * from './errors';
 export * from './format';
 export * from './messages';
+// Storefront (perpetual licence purchase)
+export * from './storefront';
 export * from './tokens';
 export * from './validators';

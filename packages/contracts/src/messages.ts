@@ -1,3 +1,5 @@
+import { REFERENCE_TRIAL_DAYS } from './constants';
+
 /** Texts shown by the portal, word for word from the spec. Fault messages live in errors.ts. */
 export const messages = {
   emailFormat: 'Email address is not in a correct format.',
@@ -42,4 +44,27 @@ export const messages = {
   licenseRegistrationError: 'License registration error.',
   trialActivated: 'Trial activated successfully',
   pageNotFound: 'Page not found',
+} as const;
+
+// ── Licenses & Devices (licenses-devices-tokens §2, §8), word for word ──────────
+export const licenceMessages = {
+  productListFailed: 'Failed to fetch product list',
+  deviceDeactivated: (deviceName: string) => `${deviceName || 'Device'} deactivated successfully.`,
+  licenseRemoved: 'License removed successfully.',
+  upgradeSuccessful: 'Upgrade successful!',
+  upgradeError: 'Upgrade error.',
+  upgradeIncompatibleTitle: 'This upgrade code cannot be used with your current license',
+  activationKeyRemoved: 'Your activation key has been removed successfully!',
+  activationKeyRemoveFailed: 'An unexpected error ocurred while removing activation key!',
+  noDevices: 'No devices active yet. Once you activate a device, it will appear here.',
+  devicesActivated: (used: number, max: number) => `${used} of ${max} devices activated`,
+  trialBannerTitle: 'Try out the reference product before buying',
+  activateTrialOnThisDevice: 'Activate trial on this device',
+  trialBannerBullets: [`${REFERENCE_TRIAL_DAYS} days free trial`, 'No credit card required', 'Guided setup'],
+  exploreAssetPacks: 'Explore and manage preset expansion packs',
+  buyTokens: 'Buy tokens',
+  buyPerpetualOrTokens: 'Buy Perpetual mode or tokens',
+  removePerpetual: 'Remove Perpetual',
+  upgraded: 'Upgraded',
+  downloadLicenseFile: 'Download license file',
 } as const;

@@ -15,3 +15,43 @@ export function tokenExpiry(purchasedAt: Date): Date {
   expiry.setUTCMonth(expiry.getUTCMonth() + TOKEN_VALIDITY_MONTHS);
   return expiry;
 }
+
+/** Whole seconds of processing a balance pays for. */
+export function processingSecondsFor(tokens: number): number {
+  return Math.floor(tokens / TOKENS_PER_SECOND);
+}
+
+function plural(n: number, word: string): string {
+  return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function processingTimeText(tokens: number): string {
+  const seconds = processingSecondsFor(tokens);
+  return seconds < 120 ? plural(seconds, 'second') : plural(Math.floor(seconds / 60), 'minute');
+}
+
+/**
+ * The voice AI status texts the service sends (licence list LicenseStatus / Notifications and
+ * GetProducts TokenStatus / StatusWarning), one wording for both screens.
+ */
+export const voiceAiStatusText = {
+  perpetual: 'Perpetual mode: unlimited processing.',
+  tokens: (balance: number) =>
+    `Pay-as-you-go: ${plural(balance, 'token')} (about ${processingTimeText(balance)} of processing).`,
+  trial: (daysLeft: number) => `Free trial: ${plural(daysLeft, 'day')} left.`,
+  noLicence: 'No active license. Start the free trial, buy Perpetual mode or tokens.',
+  noLicenceAfterTrial: 'No active license. Buy Perpetual mode or tokens to keep processing.',
+  trialEnded: 'Your free trial has ended.',
+  tokensExpiring: (tokens: number, daysLeft: number) =>
+    `${plural(tokens, 'token')} expire${tokens === 1 ? 's' : ''} in ${plural(daysLeft, 'day')}.`,
+  perpetualActive: 'Perpetual mode is active.',
+  payAsYouGoActive: 'Pay-as-you-go is active: processing spends your tokens.',
+  trialEndsIn: (productName: string, daysLeft: number) =>
+    `Your free trial of ${productName} ends in ${plural(daysLeft, 'day')}.`,
+} as const;
+
+/** The buy page's footnotes (spec §2, §9), from the constants that bill and expire tokens. */
+export const tokenFootnotes = [
+  `Voice processing costs ${TOKENS_PER_SECOND} tokens per second, with a minimum of ${MIN_BILLED_SECONDS} seconds, then one-second increments.`,
+  `Tokens must be used within ${TOKEN_VALIDITY_MONTHS} months of purchase. The earliest purchased tokens are consumed first.`,
+] as const;

@@ -106,4 +106,6 @@ export interface StoreSettings {
   StorefrontAccessToken: string;
   VoiceAiProductIds: string[];
   ApiVersion: string;
+  /** True: the storefront is this service's sandbox (same origin), not Shopify. */
+  Sandbox: boolean;
 }

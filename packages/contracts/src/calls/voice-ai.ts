@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { pageSchema } from '../validators';
-import { callBody } from './common';
+import type { TokenBundle } from './checkout';
+import { callBody, emptyBody } from './common';
+import type { ActionButton } from './licences';
 
 /** The largest single processing request an app may bill (one hour of audio). */
 export const MAX_SECONDS_PER_REQUEST = 3600;
 
 export const voiceAiCalls = {
+  GetProducts: emptyBody,
   GetPurchaseHistory: callBody({ page: pageSchema.max(100_000) }),
   GetActionHistory: callBody({ page: pageSchema.max(100_000) }),
   ConsumeTokens: callBody({
@@ -48,4 +51,20 @@ export interface ConsumeTokensResult {
 export interface PaymentStatusResult {
   PaymentIntentStatus: string;
   AnalyticsMetadata: Record<string, unknown> | null;
+}
+
+/**
+ * GetProducts: what the buy page offers this customer (spec §3, Voice AI product list).
+ * ActionButtons holds the start-trial button (a DeepLink with its server action) while
+ * CanStartTrial; TokenStatus and StatusWarning are the licence list's status line.
+ */
+export interface VoiceAiProductList {
+  ActionButtons: ActionButton[];
+  TokenBundles: TokenBundle[];
+  /** Stripe's publishable key, `pk_sandbox_…` for the sandbox card form, '' when no card checkout. */
+  StripePublicKey: string;
+  /** The 7-day voice AI trial has never been started and no perpetual licence is registered. */
+  CanStartTrial: boolean;
+  StatusWarning: string | null;
+  TokenStatus: string;
 }

@@ -1,0 +1,58 @@
+import { STOREFRONT_API_VERSION } from './constants';
+
+/**
+ * The perpetual voice AI licence bought through the storefront (spec licenses-devices-tokens
+ * §7, Perpetual purchase): Shopify's Storefront API when SHOPIFY_* is set, otherwise this
+ * service's sandbox storefront (ADR 0010).
+ */
+
+/**
+ * Where the SPA sends its Storefront GraphQL requests when store settings say Sandbox: true
+ * (the path of Shopify's own endpoint, under /api/sandbox/shopify on this service).
+ */
+export const SANDBOX_STOREFRONT_GRAPHQL_PATH = `/api/sandbox/shopify/api/${STOREFRONT_API_VERSION}/graphql.json`;
+
+/** The header that carries the public Storefront access token (Shopify's name). */
+export const STOREFRONT_ACCESS_TOKEN_HEADER = 'X-Shopify-Storefront-Access-Token';
+
+/** What the service records about a storefront order (operator view). */
+export const STOREFRONT_ORDER_STATUSES = ['pending', 'granted', 'unclaimed'] as const;
+export type StorefrontOrderStatus = (typeof STOREFRONT_ORDER_STATUSES)[number];
+
+/** One storefront order as `npm run admin -- orders` shows it. */
+export interface StorefrontOrderSummary {
+  OrderId: string;
+  Name: string;
+  Email: string | null;
+  /** pending: not paid yet · granted: keys registered to Account · unclaimed: keys mailed, not registered. */
+  Status: StorefrontOrderStatus;
+  Quantity: number;
+  /** The account the keys were registered to when the order was fulfilled. */
+  Account: string | null;
+  IsTest: boolean;
+  CreatedAt: string;
+  Keys: { Key: string; RegisteredTo: string | null }[];
+}
+
+/** Words of the sandbox checkout page (served by the service at a cart's checkoutUrl). */
+export const sandboxCheckoutText = {
+  title: 'Checkout',
+  sandboxNotice: 'Sandbox store: no payment is taken and no card is needed.',
+  orderSummary: 'Order summary',
+  quantity: (n: number) => `Quantity ${n}`,
+  compareAt: 'Regular price',
+  subtotal: 'Subtotal',
+  total: 'Total',
+  contact: 'Contact',
+  emailLabel: 'Email',
+  emailHint: 'Your license is registered to the SoundID account with this email address.',
+  pay: 'Pay now',
+  cancel: 'Cancel and return to the store',
+  notFoundTitle: 'Checkout not found',
+  backToStore: 'Return to the store',
+  thankYouTitle: 'Thank you for your purchase!',
+  orderConfirmed: (name: string) => `Your order ${name} is confirmed.`,
+  licenceOnItsWay: (email: string) =>
+    `Your SoundID VoiceAI perpetual license is being added to the SoundID account of ${email}. If there is no account with this address yet, the license key is on its way to it by email.`,
+  toProducts: 'Go to Licenses & Devices',
+} as const;
