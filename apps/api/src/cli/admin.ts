@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import type { StorefrontOrderSummary } from '@soundid/contracts';
 
 /**
  * The operator CLI (`npm run admin -- <command>`). It talks to a running service through
@@ -12,8 +13,17 @@ const HELP = `Usage: npm run admin -- <command> [options]
 Commands:
   user --email <address>     Show a customer: id, verification, password, sessions, providers
   metrics                    Heap, RSS and database connections of the service
+  orders --email <address>   Storefront orders (perpetual licence) of an address or its account, with their keys
   grant-tokens --email <address> --amount <n> [--reference <ticket>]
                              Credit voice AI tokens (valid 12 months); the same reference credits once
+  products                   The catalogue: each product's code, ProductName, line, kind and seats
+  issue-keys --product <code> --count <n>
+                             New activation keys of a product, one per line
+  issue-upgrade-codes --product <target code> --from <code,...> --count <n> [--shape upg|seven|grace]
+                             New upgrade codes to the target product for keys of the --from products
+                             (shape: UPG-… (default), 7 characters, or …GRACE; voice AI: UPG- only)
+  add-serials (--serials <serial,...> | --file <path, one serial a line>)
+                             Monitor serials for the ADAM Audio 60-day trial claim
 
 Options:
   --url <url>                The service (default: PUBLIC_URL, else http://localhost:3000)
@@ -42,6 +52,24 @@ const commands: Record<string, Command> = {
       }
     },
   },
+  // Storefront: a customer's perpetual licence orders, for support
+  orders: {
+    options: ['email'],
+    async run(args, api) {
+      const email = requireOption(args, 'email');
+      const path = `/api/admin/storefront-orders?email=${encodeURIComponent(email)}`;
+      const orders = (await api('GET', path)) as StorefrontOrderSummary[];
+      if (orders.length === 0) console.log('no storefront orders');
+      for (const order of orders) {
+        const test = order.IsTest ? ' (test)' : '';
+        console.log(
+          `${order.Name} order ${order.OrderId}${test} ${order.CreatedAt} ${order.Status} x${order.Quantity}`,
+        );
+        console.log(`  e-mail ${order.Email ?? '-'}, granted to ${order.Account ?? '-'}`);
+        for (const key of order.Keys) console.log(`  ${key.Key}  ${key.RegisteredTo ?? 'not registered'}`);
+      }
+    },
+  },
   metrics: {
     options: [],
     async run(_args, api) {
@@ -63,7 +91,84 @@ const commands: Record<string, Command> = {
       console.log(`balance ${result.TokenBalance}`);
     },
   },
+  products: {
+    options: [],
+    async run(_args, api) {
+      const products = (await api('GET', '/api/admin/products')) as {
+        Code: string;
+        ProductName: string;
+        DisplayName: string;
+        Line: string;
+        Kind: string;
+        InstancesMax: number;
+      }[];
+      for (const p of products) {
+        console.log(
+          [
+            p.Code.padEnd(22),
+            p.ProductName.padEnd(28),
+            `${p.Line}/${p.Kind}`.padEnd(26),
+            String(p.InstancesMax).padEnd(3),
+            p.DisplayName,
+          ].join(' '),
+        );
+      }
+    },
+  },
+  'issue-keys': {
+    options: ['product', 'count'],
+    async run(args, api) {
+      const result = (await api('POST', '/api/admin/issue-keys', {
+        product: requireOption(args, 'product'),
+        count: positiveCount(args),
+      })) as { Keys: string[] };
+      for (const key of result.Keys) console.log(key);
+    },
+  },
+  'issue-upgrade-codes': {
+    options: ['product', 'from', 'count', 'shape'],
+    async run(args, api) {
+      const from = requireOption(args, 'from')
+        .split(',')
+        .map((c) => c.trim())
+        .filter(Boolean);
+      const result = (await api('POST', '/api/admin/issue-upgrade-codes', {
+        product: requireOption(args, 'product'),
+        from,
+        count: positiveCount(args),
+        ...(typeof args.shape === 'string' ? { shape: args.shape } : {}),
+      })) as { Codes: string[] };
+      for (const code of result.Codes) console.log(code);
+    },
+  },
+  'add-serials': {
+    options: ['serials', 'file'],
+    async run(args, api) {
+      const raw =
+        typeof args.file === 'string'
+          ? readFileSync(args.file, 'utf8')
+          : typeof args.serials === 'string'
+            ? args.serials
+            : '';
+      const serials = raw
+        .split(/[\s,]+/)
+        .map((s) => s.trim())
+        .filter(Boolean);
+      if (serials.length === 0) throw new UsageError('--serials or --file is required');
+      const result = (await api('POST', '/api/admin/add-serials', { serials })) as {
+        Added: number;
+        AlreadyPresent: number;
+      };
+      console.log(`added ${result.Added}, already present ${result.AlreadyPresent}`);
+    },
+  },
 };
+
+function positiveCount(args: Args): number {
+  const count = Number(requireOption(args, 'count'));
+  if (!Number.isInteger(count) || count <= 0) throw new UsageError('--count must be a positive whole number');
+  return count;
+}
 
 function requireOption(args: Args, name: string): string {
   const value = args[name];

@@ -42,6 +42,10 @@ function openPostgres(url: string, poolSize = 20): DatabaseHandle {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
   // An idle client losing its connection (database restart) must not crash the process.
   pool.on('error', () => {});
+  // Nor one checked out for a transaction: pg emits 'error' on the client itself, which the pool
+  // listens for only while the client is idle. The query under way fails with the same error
+  // (a 503), and the pool drops the broken client when it is released.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = drizzlePg(pool, { schema }) as unknown as Database;
   return {
     db,

@@ -1,0 +1,300 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { verifyOfflineLicense } from '../features/licences/offline';
+
+/**
+ * A desktop app in a terminal (`npm run app -- <command>`), for demos and tests: it signs in
+ * the way SoundID Reference and VoiceAI do (a login deeplink exchanged for an app session),
+ * activates, checks and deactivates a machine and spends voice AI tokens through /api/apps/*.
+ */
+const HELP = `Usage: npm run app -- <command> [options]
+
+Commands:
+  login --email <address> --password <password>
+                 Signs in like the portal, asks for the app login deeplink, exchanges its
+                 one-time token at /api/apps/ExchangeLoginToken and keeps the app's session
+  activate --product <ProductName> [--machine <id>] [--name <device name>]
+  check --product <ProductName> [--machine <id>]
+  deactivate --product <ProductName> [--machine <id>]
+  trial --product <ProductName|code>
+                 Starts the product's free trial (what the app does on a starttrial deeplink)
+  spend --seconds <n> [--request <id>]
+                 Bills n seconds of voice processing in tokens (10 a second, minimum 7 seconds);
+                 the same --request id again spends nothing more (default: a new id)
+  offline-request --product <ProductName> [--machine <id>] [--name <device name>] [--out <file>]
+                 Writes an .swinfo request file for the portal's offline activation panel
+  verify-offline --file <licence file> [--machine <id>]
+                 Verifies a licence file with the service's published Ed25519 public key
+  logout         Ends the app's session and forgets it
+
+Options:
+  --url <url>    The service (default: PUBLIC_URL, else http://localhost:3000)
+  --state <file> Where the app session is kept (default: DATA_DIR/app-simulator.json)
+  --help         Show this help
+
+The machine id defaults to one derived from this computer's host name; the device name to the host name.
+`;
+
+const OPTIONS = [
+  'url',
+  'state',
+  'email',
+  'password',
+  'product',
+  'machine',
+  'name',
+  'out',
+  'file',
+  'seconds',
+  'request',
+] as const;
+type Options = Partial<Record<(typeof OPTIONS)[number], string>>;
+
+interface State {
+  url: string;
+  token: string;
+  email: string;
+}
+
+export interface SimulatorIo {
+  log(line: string): void;
+  env: NodeJS.ProcessEnv;
+}
+
+class UsageError extends Error {}
+
+class ApiError extends Error {
+  constructor(
+    readonly faultName: string,
+    message: string,
+  ) {
+    super(`${faultName}: ${message}`);
+  }
+}
+
+function required(options: Options, name: keyof Options): string {
+  const value = options[name];
+  if (!value) throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function defaultMachineId(): string {
+  return `sim-${createHash('sha256').update(hostname()).digest('hex').slice(0, 16)}`;
+}
+
+async function call(baseUrl: string, method: 'GET' | 'POST', apiPath: string, body?: unknown, token?: string) {
+  const res = await fetch(`${baseUrl}${apiPath}`, {
+    method,
+    headers: {
+      software: 'SoundID App Simulator',
+      ...(token ? { authtoken: token } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const envelope = (await res.json()) as {
+    Success: boolean;
+    Token?: string;
+    Result?: unknown;
+    Fault?: { ExceptionName: string; ExceptionUserText: string; ExceptionVariables?: { Key: string; Value: string }[] };
+  };
+  if (!envelope.Success) {
+    const vars = (envelope.Fault?.ExceptionVariables ?? []).map((v) => `${v.Key}=${v.Value}`).join(', ');
+    throw new ApiError(
+      envelope.Fault?.ExceptionName ?? 'Unknown',
+      `${envelope.Fault?.ExceptionUserText ?? res.statusText}${vars ? ` (${vars})` : ''}`,
+    );
+  }
+  return envelope;
+}
+
+/** Runs one command; returns the process exit code. */
+export async function runSimulator(argv: string[], io: SimulatorIo): Promise<number> {
+  const command = argv[0]?.startsWith('-') ? undefined : argv[0];
+  if (!command || argv.includes('--help')) {
+    io.log(HELP);
+    return command || argv.includes('--help') ? 0 : 1;
+  }
+  let options: Options;
+  try {
+    options = parseArgs({
+      args: argv.slice(1),
+      strict: true,
+      options: Object.fromEntries(OPTIONS.map((o) => [o, { type: 'string' as const }])),
+    }).values as Options;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const stateFile = path.resolve(options.state ?? path.join(io.env.DATA_DIR ?? './data', 'app-simulator.json'));
+  const readState = (): State => {
+    if (!existsSync(stateFile)) throw new UsageError(`Not signed in: run npm run app -- login first (${stateFile})`);
+    return JSON.parse(readFileSync(stateFile, 'utf8')) as State;
+  };
+  const baseUrl = (options.url ?? io.env.PUBLIC_URL ?? 'http://localhost:3000').replace(/\/$/, '');
+  const machineId = options.machine ?? defaultMachineId();
+  const deviceName = options.name ?? hostname();
+
+  switch (command) {
+    case 'login': {
+      const portal = await call(baseUrl, 'POST', '/api/accounts/LoginByEmail', {
+        email: required(options, 'email'),
+        password: required(options, 'password'),
+        keepMeSignedIn: false,
+      });
+      const portalToken = portal.Token as string;
+      const deeplink = (await call(baseUrl, 'POST', '/api/accounts/GetAppLoginDeeplink', {}, portalToken)).Result as {
+        AppLoginDeeplink: string;
+      };
+      const oneTime = new URL(deeplink.AppLoginDeeplink).searchParams.get('token');
+      if (!oneTime) throw new Error(`No token in the deeplink ${deeplink.AppLoginDeeplink}`);
+      const app = await call(baseUrl, 'POST', '/api/apps/ExchangeLoginToken', { token: oneTime });
+      // The browser-side session was only a means to the deeplink.
+      await call(baseUrl, 'POST', '/api/accounts/Logout', {}, portalToken);
+      const user = (app.Result as { User: { Email: string } }).User;
+      if (!app.Token) throw new Error('ExchangeLoginToken answered no Token');
+      mkdirSync(path.dirname(stateFile), { recursive: true });
+      writeFileSync(stateFile, JSON.stringify({ url: baseUrl, token: app.Token, email: user.Email } satisfies State), {
+        mode: 0o600,
+      });
+      chmodSync(stateFile, 0o600);
+      io.log(`signed in as ${user.Email} (app session kept in ${stateFile})`);
+      return 0;
+    }
+    case 'activate': {
+      const state = readState();
+      const result = (
+        await call(
+          options.url ? baseUrl : state.url,
+          'POST',
+          '/api/apps/ActivateDevice',
+          { productName: required(options, 'product'), machineId, deviceName },
+          state.token,
+        )
+      ).Result as { DeviceId: string; InstancesUsed: number; InstancesMax: number };
+      io.log(`activated ${machineId} as "${deviceName}" (device ${result.DeviceId})`);
+      io.log(`${result.InstancesUsed} of ${result.InstancesMax} devices activated`);
+      return 0;
+    }
+    case 'check': {
+      const state = readState();
+      const result = (
+        await call(
+          options.url ? baseUrl : state.url,
+          'POST',
+          '/api/apps/CheckLicense',
+          { productName: required(options, 'product'), machineId },
+          state.token,
+        )
+      ).Result as { Licensed: boolean; LicenseKind: string; TrialEndsAt: string | null; TokenBalance?: number | null };
+      const ends = result.TrialEndsAt
+        ? ` until ${new Date(Number(/\d+/.exec(result.TrialEndsAt)?.[0])).toISOString()}`
+        : '';
+      const tokens = result.LicenseKind === 'Tokens' ? `, ${result.TokenBalance} tokens` : '';
+      const kind = `${result.LicenseKind}${ends}${tokens}`;
+      io.log(result.Licensed ? `licensed (${kind})` : `not licensed (${kind})`);
+      return result.Licensed ? 0 : 3;
+    }
+    case 'deactivate': {
+      const state = readState();
+      const result = (
+        await call(
+          options.url ? baseUrl : state.url,
+          'POST',
+          '/api/apps/DeactivateDevice',
+          { productName: required(options, 'product'), machineId },
+          state.token,
+        )
+      ).Result as { InstancesUsed: number; InstancesMax: number };
+      io.log(`deactivated ${machineId}; ${result.InstancesUsed} of ${result.InstancesMax} devices activated`);
+      return 0;
+    }
+    case 'trial': {
+      const state = readState();
+      const product = encodeURIComponent(required(options, 'product'));
+      const result = (
+        await call(
+          options.url ? baseUrl : state.url,
+          'GET',
+          `/api/actions/trials/${product}/starttrial`,
+          undefined,
+          state.token,
+        )
+      ).Result as { Message: string; TrialEndsAt: string };
+      io.log(`${result.Message} (ends ${new Date(Number(/\d+/.exec(result.TrialEndsAt)?.[0])).toISOString()})`);
+      return 0;
+    }
+    case 'spend': {
+      const state = readState();
+      const seconds = Number(required(options, 'seconds'));
+      if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError('--seconds must be a positive number');
+      const requestId = options.request ?? `sim-${randomBytes(9).toString('base64url')}`;
+      const result = (
+        await call(
+          options.url ? baseUrl : state.url,
+          'POST',
+          '/api/apps/ConsumeTokens',
+          { seconds, requestId },
+          state.token,
+        )
+      ).Result as { TokensSpent: number; TokenBalance: number };
+      io.log(`spent ${result.TokensSpent} tokens for ${seconds} s (request ${requestId}); ${result.TokenBalance} left`);
+      return 0;
+    }
+    case 'offline-request': {
+      const productName = required(options, 'product');
+      const swinfo = {
+        format: 'soundid-swinfo',
+        version: 1,
+        productName,
+        machineId,
+        deviceName,
+        nonce: randomBytes(18).toString('base64url'),
+        appVersion: 'simulator',
+        os: process.platform,
+        requestedAt: new Date().toISOString(),
+      };
+      const out = path.resolve(options.out ?? `${productName}-${machineId}.swinfo`);
+      writeFileSync(out, `${JSON.stringify(swinfo, null, 2)}\n`);
+      io.log(`wrote ${out}: upload it on the offline activation panel`);
+      return 0;
+    }
+    case 'verify-offline': {
+      const file = readFileSync(required(options, 'file'), 'utf8');
+      const key = (await call(baseUrl, 'GET', '/api/licenses/offline-public-key')).Result as { PublicKeyPem: string };
+      const payload = verifyOfflineLicense(file, key.PublicKeyPem, options.machine);
+      io.log(
+        `valid: ${payload.productName} on ${payload.machineId} (${payload.licenseKind}${payload.expiresAt ? ` until ${payload.expiresAt}` : ''})`,
+      );
+      return 0;
+    }
+    case 'logout': {
+      if (existsSync(stateFile)) {
+        const state = readState();
+        await call(state.url, 'POST', '/api/accounts/Logout', {}, state.token).catch(() => undefined);
+        rmSync(stateFile);
+      }
+      io.log('signed out');
+      return 0;
+    }
+    default:
+      io.log(`Unknown command: ${command}\n\n${HELP}`);
+      return 1;
+  }
+}
+
+const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href;
+if (isMain) {
+  runSimulator(process.argv.slice(2), { log: (line) => console.log(line), env: process.env }).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      const cause = (error as { cause?: { code?: string } })?.cause?.code;
+      console.error(cause === 'ECONNREFUSED' ? `Cannot reach the service: is it running? (${message})` : message);
+      process.exit(error instanceof UsageError ? 2 : 1);
+    },
+  );
+}

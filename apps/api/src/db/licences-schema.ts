@@ -1,0 +1,131 @@
+import { sql } from 'drizzle-orm';
+import { check, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { users } from './schema';
+
+/**
+ * Licences, keys, devices, upgrade codes and campaign serials (ADR 0006). The product
+ * catalogue is code (features/licences/catalogue.ts); rows name products by their code.
+ */
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const createdAt = () => ts('created_at').notNull().defaultNow();
+
+export type KeySource = 'issued' | 'upgrade' | 'purchase';
+
+/**
+ * An activation key. Unowned until a customer registers it; deleting the customer or
+ * removing the licence releases it (user_id back to null) so that it can be registered again.
+ */
+export const licenseKeys = pgTable(
+  'license_keys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** 24 upper-case alphanumerics, no hyphens (normalizeLicenseKey). */
+    key: text('key').notNull(),
+    productCode: text('product_code').notNull(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    registeredAt: ts('registered_at'),
+    /** Set once the key was traded in with an upgrade code (IsUsedForUpgrade). */
+    usedForUpgradeAt: ts('used_for_upgrade_at'),
+    /** 'issued' by an operator or the seed, 'upgrade' when an upgrade code created it, 'purchase' by a storefront order. */
+    source: text('source').$type<KeySource>().notNull().default('issued'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('license_keys_key_key').on(t.key),
+    index('license_keys_user_idx').on(t.userId, t.productCode),
+    check('license_keys_key_shape', sql`${t.key} ~ '^[A-Z0-9]{24}$'`),
+  ],
+);
+
+/**
+ * A customer's licence of one product: the seat pool that devices activate against, and the
+ * product's trial. Seats come from the customer's keys of the product, or from a live trial.
+ * Activations lock this row (SELECT … FOR UPDATE) before counting, so a burst cannot overbook.
+ */
+export const licences = pgTable(
+  'licences',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    productCode: text('product_code').notNull(),
+    trialStartedAt: ts('trial_started_at'),
+    trialEndsAt: ts('trial_ends_at'),
+    /** 'trial' (the product's free trial) or 'campaign' (a claimed serial). */
+    trialSource: text('trial_source').$type<'trial' | 'campaign'>(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('licences_user_product_key').on(t.userId, t.productCode)],
+);
+
+export const DEACTIVATION_CAUSES = ['customer', 'app', 'licence-removed'] as const;
+export type DeactivationCause = (typeof DEACTIVATION_CAUSES)[number];
+
+/**
+ * One activation of a machine. Deactivation keeps the row (deactivated_at, cause): customer and
+ * app deactivations count towards the deactivation limit. One active row per machine.
+ */
+export const devices = pgTable(
+  'devices',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    licenceId: uuid('licence_id')
+      .notNull()
+      .references(() => licences.id, { onDelete: 'cascade' }),
+    /** Denormalised owner: every query is scoped by it (ASVS 8.2.2). */
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    machineId: text('machine_id').notNull(),
+    name: text('name').notNull(),
+    /** 'online' (ActivateDevice) or 'offline' (a signed licence file). */
+    method: text('method').$type<'online' | 'offline'>().notNull().default('online'),
+    activatedAt: ts('activated_at').notNull(),
+    deactivatedAt: ts('deactivated_at'),
+    deactivationCause: text('deactivation_cause').$type<DeactivationCause>(),
+  },
+  (t) => [
+    uniqueIndex('devices_active_machine_key').on(t.licenceId, t.machineId).where(sql`${t.deactivatedAt} is null`),
+    index('devices_licence_idx').on(t.licenceId, t.activatedAt),
+    index('devices_user_idx').on(t.userId),
+  ],
+);
+
+/** An upgrade code: used once, on a key of one of its source products, for its target product. */
+export const upgradeCodes = pgTable(
+  'upgrade_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** Trimmed and upper-cased; matched case-insensitively. */
+    code: text('code').notNull(),
+    targetProductCode: text('target_product_code').notNull(),
+    /** The products whose keys this code may upgrade. */
+    fromProductCodes: jsonb('from_product_codes').$type<string[]>().notNull(),
+    usedAt: ts('used_at'),
+    usedByUserId: uuid('used_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    usedOnKeyId: uuid('used_on_key_id').references(() => licenseKeys.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('upgrade_codes_code_key').on(t.code)],
+);
+
+/** A monitor serial of a campaign (ADAM Audio 60-day trial): each claims once, ever. */
+export const campaignSerials = pgTable(
+  'campaign_serials',
+  {
+    /** Trimmed and upper-cased. */
+    serial: text('serial').primaryKey(),
+    campaign: text('campaign').notNull(),
+    claimedAt: ts('claimed_at'),
+    claimedByUserId: uuid('claimed_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('campaign_serials_user_idx').on(t.claimedByUserId)],
+);
+
+export type LicenseKeyRow = typeof licenseKeys.$inferSelect;
+export type LicenceRow = typeof licences.$inferSelect;
+export type DeviceRow = typeof devices.$inferSelect;
+export type UpgradeCodeRow = typeof upgradeCodes.$inferSelect;

@@ -1,0 +1,97 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PASSWORD, signUpVerified } from '../../../test/accounts-flow';
+import { createTestApp, type TestApp } from '../../../test/test-app';
+import { runSimulator } from '../../cli/app-simulator';
+import { adminCall, licenceList, ownKey } from './test-helpers';
+
+/** `npm run app` against a listening service: deeplink sign-in, then activate, check, deactivate. */
+let t: TestApp;
+let url: string;
+const dir = mkdtempSync(path.join(tmpdir(), 'soundid-sim-'));
+beforeAll(async () => {
+  t = await createTestApp();
+  url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+});
+afterAll(() => t.close());
+
+async function app(...argv: string[]): Promise<{ code: number; out: string }> {
+  const lines: string[] = [];
+  const code = await runSimulator([...argv, '--url', url, '--state', path.join(dir, 'state.json')], {
+    log: (line) => lines.push(line),
+    env: {},
+  });
+  return { code, out: lines.join('\n') };
+}
+
+describe('app simulator', () => {
+  it('signs in through the login deeplink and activates, checks and deactivates a machine', async () => {
+    const token = await signUpVerified(t, 'sim@example.com');
+    await ownKey(t, token, 'sid-reference');
+
+    expect((await app('login', '--email', 'sim@example.com', '--password', PASSWORD)).out).toMatch(
+      /signed in as sim@example.com/,
+    );
+    const state = JSON.parse(readFileSync(path.join(dir, 'state.json'), 'utf8'));
+    expect(state.token).toEqual(expect.any(String));
+
+    const product = ['--product', 'SoundIDReference', '--machine', 'sim-machine-01'];
+    expect(await app('activate', ...product, '--name', 'Sim Studio')).toEqual({
+      code: 0,
+      out: expect.stringContaining('1 of 3 devices activated'),
+    });
+    expect(await app('check', ...product)).toEqual({ code: 0, out: 'licensed (Perpetual)' });
+    const listed = (await licenceList(t, token)).ReferenceProducts.Products[0].Devices;
+    expect(listed.map((d: { Name: string }) => d.Name)).toEqual(['Sim Studio']);
+    expect((await app('deactivate', ...product)).out).toMatch(/0 of 3 devices activated/);
+    expect((await app('check', ...product)).code).toBe(3);
+    await expect(app('deactivate', ...product)).rejects.toThrow(/DeviceNotFound/);
+
+    expect((await app('trial', '--product', 'SoundIDVoiceAI')).out).toMatch(/Trial activated successfully/);
+    const swinfo = path.join(dir, 'request.swinfo');
+    await app('offline-request', '--product', 'SoundIDVoiceAI', '--machine', 'sim-offline-01', '--out', swinfo);
+    const res = await t.call('/api/licenses/OfflineActivate', { swinfo: readFileSync(swinfo, 'utf8') }, token);
+    const licence = path.join(dir, 'voice.swlicense');
+    writeFileSync(licence, res.json().Result.Content);
+    expect((await app('verify-offline', '--file', licence, '--machine', 'sim-offline-01')).out).toMatch(
+      /^valid: SoundIDVoiceAI on sim-offline-01 \(Trial until /,
+    );
+
+    expect((await app('logout')).out).toBe('signed out');
+    await expect(app('check', ...product)).rejects.toThrow(/Not signed in/);
+  });
+
+  it('spends tokens like VoiceAI does, once per request id, on a pay-as-you-go activation', async () => {
+    await signUpVerified(t, 'sim.tokens@example.com');
+    await adminCall(t, '/api/admin/grant-tokens', { email: 'sim.tokens@example.com', amount: 1000 });
+    await app('login', '--email', 'sim.tokens@example.com', '--password', PASSWORD);
+    const voice = ['--product', 'SoundIDVoiceAI', '--machine', 'sim-voice-01'];
+    expect((await app('activate', ...voice)).out).toMatch(/1 of 2 devices activated/);
+
+    expect(await app('spend', '--seconds', '12', '--request', 'take-1')).toEqual({
+      code: 0,
+      out: 'spent 120 tokens for 12 s (request take-1); 880 left',
+    });
+    expect((await app('spend', '--seconds', '12', '--request', 'take-1')).out).toMatch(/; 880 left$/);
+    expect((await app('spend', '--seconds', '3')).out).toMatch(
+      /^spent 70 tokens for 3 s \(request sim-.+\); 810 left$/,
+    );
+    expect(await app('check', ...voice)).toEqual({ code: 0, out: 'licensed (Tokens, 810 tokens)' });
+    await expect(app('spend', '--seconds', '0')).rejects.toThrow(/--seconds must be a positive number/);
+    await expect(app('spend', '--seconds', '100')).rejects.toThrow(/TokenBalanceInsufficient/);
+
+    const usage = (await t.call('/api/voiceai/GetActionHistory', { page: 1 }, await signInToken())).json().Result;
+    expect(usage.PageItems.map((item: { TokenAmount: number }) => item.TokenAmount)).toEqual([70, 120]);
+  });
+});
+
+async function signInToken(): Promise<string> {
+  const res = await t.call('/api/accounts/LoginByEmail', {
+    email: 'sim.tokens@example.com',
+    password: PASSWORD,
+    keepMeSignedIn: false,
+  });
+  return res.json().Token;
+}

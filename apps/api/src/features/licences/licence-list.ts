@@ -1,0 +1,306 @@
+import {
+  type AccountLicensesByProductLine,
+  type ActionButton,
+  type AssetPack,
+  type Device,
+  type LicenceNotification,
+  type LicenseKey,
+  maskLicenseKey,
+  type ReferenceProduct,
+  toDotNetDate,
+  type VoiceAiProductList,
+  type VoiceAiProducts,
+} from '@soundid/contracts';
+import type { Database } from '../../db/client';
+import type { DeviceRow, LicenceRow, LicenseKeyRow } from '../../db/licences-schema';
+import type { Clock } from '../../lib/clock';
+import { type TokenHoldings, TokenLedger } from '../voice-ai/ledger';
+import {
+  PRODUCTS,
+  type Product,
+  productByCode,
+  REFERENCE_TRIAL_PRODUCT_CODE,
+  VOICE_AI_PRODUCT_CODE,
+} from './catalogue';
+import { actionUrls, type Deeplinks, serverActionIds } from './deeplinks';
+import { activeDevicesOfUser, keysOfUser, licencesOfUser } from './repo';
+import { type Seats, seatsOf } from './service';
+import { daysLeft, voiceAiStatus } from './voice-ai-status';
+
+const DOWNLOAD_CENTER = '/download-center';
+
+/** The customer's rows, read once for the whole page. */
+interface Holdings {
+  keys: LicenseKeyRow[];
+  licences: LicenceRow[];
+  devices: DeviceRow[];
+  tokens: TokenHoldings;
+}
+
+/**
+ * GetAccountLicensesByProductLine: the customer's reference products and voice AI licence in
+ * the shapes of spec licenses-devices-tokens §3, with their buttons and notifications.
+ */
+export class LicenceList {
+  private readonly ledger: TokenLedger;
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly deeplinks: Deeplinks,
+  ) {
+    this.ledger = new TokenLedger(db, clock);
+  }
+
+  async forUser(userId: string): Promise<AccountLicensesByProductLine> {
+    const holdings = await this.holdingsOf(userId);
+    return {
+      VoiceAIProducts: this.voiceAi(holdings),
+      ReferenceProducts: this.reference(holdings),
+    };
+  }
+
+  /** GetProducts' licence part: the voice AI trial offer and the same status line as the list. */
+  async voiceAiOffer(
+    userId: string,
+  ): Promise<Pick<VoiceAiProductList, 'ActionButtons' | 'CanStartTrial' | 'TokenStatus' | 'StatusWarning'>> {
+    const { product, licence, perpetualKeys, status } = this.voiceAiStanding(await this.holdingsOf(userId));
+    const canStartTrial = !licence?.trialStartedAt && perpetualKeys.length === 0;
+    return {
+      ActionButtons: canStartTrial ? [this.startTrialButton(product)] : [],
+      CanStartTrial: canStartTrial,
+      TokenStatus: status.TokenStatus,
+      StatusWarning: status.StatusWarning,
+    };
+  }
+
+  private async holdingsOf(userId: string): Promise<Holdings> {
+    const [keys, licences, devices, tokens] = await Promise.all([
+      keysOfUser(this.db, userId),
+      licencesOfUser(this.db, userId),
+      activeDevicesOfUser(this.db, userId),
+      this.ledger.holdings(userId),
+    ]);
+    return { keys, licences, devices, tokens };
+  }
+
+  // ── Reference line ──────────────────────────────────────────────────────
+
+  private reference(h: Holdings): AccountLicensesByProductLine['ReferenceProducts'] {
+    const products = PRODUCTS.filter((p) => p.line === 'reference' && p.kind === 'licence')
+      .map((product) => this.referenceProduct(product, h))
+      .filter((p): p is ReferenceProduct => p !== undefined);
+    const trialProduct = productByCode(REFERENCE_TRIAL_PRODUCT_CODE);
+    const trialLicence = h.licences.find((l) => l.productCode === REFERENCE_TRIAL_PRODUCT_CODE);
+    const ownsTrialProduct = h.keys.some((k) => k.productCode === REFERENCE_TRIAL_PRODUCT_CODE);
+    const canTry = trialProduct && !trialLicence?.trialStartedAt && !ownsTrialProduct;
+    return {
+      ActionButtons: [
+        linkButton('Download', 'Download', DOWNLOAD_CENTER),
+        linkButton('Buy SoundID Reference', 'Buy', trialProduct?.storeUrl ?? DOWNLOAD_CENTER),
+      ],
+      Products: products,
+      AvailableTrials: canTry ? [{ DeepLinkUrl: this.deeplinks.startTrial(trialProduct) }] : [],
+    };
+  }
+
+  private referenceProduct(product: Product, h: Holdings): ReferenceProduct | undefined {
+    const keys = h.keys.filter((k) => k.productCode === product.code);
+    const licence = h.licences.find((l) => l.productCode === product.code);
+    const devices = licence ? h.devices.filter((d) => d.licenceId === licence.id) : [];
+    if (keys.length === 0 && !licence?.trialStartedAt && devices.length === 0) return undefined;
+    const seats = seatsOf(product, keys.length, licence, this.clock.now());
+    const buttons: ActionButton[] = [];
+    if (seats.max > 0) buttons.push(this.activateButton(product));
+    if (keys.some((k) => !k.usedForUpgradeAt)) {
+      buttons.push({
+        Type: 'Primary',
+        ActionText: 'Upgrade',
+        Functionality: 'Upgrade',
+        IsEnabled: true,
+        ExternalRequest: null,
+      });
+    }
+    return {
+      DisplayName: product.displayName,
+      Description: product.description.join('\n'),
+      Icon: product.icon,
+      ProductName: product.productName,
+      InstancesUsed: devices.length,
+      InstancesMax: seats.max,
+      IsManageable: true,
+      Devices: devices.map(toDevice),
+      LicenseKeys: keys.map((k) => toLicenseKey(k, actionUrls.removeLicense(k.id))),
+      ActionButtons: buttons,
+      InfoLinks: product.infoLinks,
+      Notifications: this.notifications(product, seats, licence, keys),
+    };
+  }
+
+  private notifications(
+    product: Product,
+    seats: Seats,
+    licence: LicenceRow | undefined,
+    keys: LicenseKeyRow[],
+  ): LicenceNotification[] {
+    const now = this.clock.now();
+    const list: LicenceNotification[] = [];
+    if (seats.kind === 'Trial' && seats.trialEndsAt) {
+      const days = daysLeft(seats.trialEndsAt, now);
+      const what = licence?.trialSource === 'campaign' ? 'Your 60-day trial' : 'Your trial';
+      list.push({
+        Message: `${what} of ${product.displayName} ends in ${days} day${days === 1 ? '' : 's'}.`,
+        Importance: 'Medium',
+        Action: linkButton('Buy now', 'Buy', product.storeUrl),
+      });
+    } else if (seats.kind === 'None' && licence?.trialEndsAt) {
+      list.push({
+        Message: `Your trial of ${product.displayName} has ended. Buy a license to keep using it.`,
+        Importance: 'High',
+        Action: linkButton('Buy now', 'Buy', product.storeUrl),
+      });
+    }
+    if (keys.length > 0 && keys.every((k) => k.usedForUpgradeAt)) {
+      list.push({
+        Message: 'This license has been upgraded. Your new license is listed with its product.',
+        Importance: 'Low',
+        Action: null,
+      });
+    }
+    return list;
+  }
+
+  private activateButton(product: Product): ActionButton {
+    return {
+      Type: 'DeepLink',
+      ActionText: `Open ${product.displayName}`,
+      Functionality: 'AppActivate',
+      IsEnabled: true,
+      ExternalRequest: {
+        Type: 'DeepLink',
+        Url: this.deeplinks.activate(product),
+        ServerAction: { Id: serverActionIds.activate(product), Url: actionUrls.activate(product) },
+      },
+    };
+  }
+
+  private startTrialButton(product: Product): ActionButton {
+    return {
+      Type: 'DeepLink',
+      ActionText: `Start ${product.trialDays}-day free trial`,
+      Functionality: 'AppStartTrial',
+      IsEnabled: true,
+      ExternalRequest: {
+        Type: 'DeepLink',
+        Url: this.deeplinks.startTrial(product),
+        ServerAction: { Id: serverActionIds.startTrial(product), Url: actionUrls.startTrial(product) },
+      },
+    };
+  }
+
+  // ── Voice AI ────────────────────────────────────────────────────────────
+
+  /** The voice AI licence as the list and the buy page see it (seats include pay-as-you-go). */
+  private voiceAiStanding(h: Holdings) {
+    const product = productByCode(VOICE_AI_PRODUCT_CODE) as Product;
+    const now = this.clock.now();
+    const perpetualKeys = h.keys.filter((k) => k.productCode === product.code);
+    const licence = h.licences.find((l) => l.productCode === product.code);
+    const seats = seatsOf(product, perpetualKeys.length, licence, now, h.tokens.balance);
+    const status = voiceAiStatus(product, seats, licence, h.tokens, now);
+    return { product, perpetualKeys, licence, seats, status };
+  }
+
+  private voiceAi(h: Holdings): VoiceAiProducts {
+    const { product, perpetualKeys, licence, seats, status } = this.voiceAiStanding(h);
+    const devices = licence ? h.devices.filter((d) => d.licenceId === licence.id) : [];
+    const perpetual = perpetualKeys[0];
+
+    const buttons: ActionButton[] = [];
+    if (seats.max > 0) buttons.push(this.activateButton(product));
+    else if (!licence?.trialStartedAt) buttons.push(this.startTrialButton(product));
+    buttons.push(linkButton('Download', 'Download', DOWNLOAD_CENTER));
+    if (perpetual) {
+      buttons.push({
+        Type: 'Link',
+        ActionText: 'Remove Perpetual',
+        Functionality: 'RemovePerpetual',
+        IsEnabled: true,
+        ExternalRequest: {
+          Type: 'BackendThenReload',
+          Url: actionUrls.removePerpetual(perpetual.id),
+          ServerAction: null,
+        },
+      });
+    }
+
+    return {
+      Title: product.displayName,
+      IconString: product.icon,
+      Notifications: status.Notifications,
+      AssetPacks: PRODUCTS.filter((p) => p.kind === 'voice-asset-pack').map((pack) => toAssetPack(pack, h.keys)),
+      LicenseStatus: {
+        StatusWarning: status.StatusWarning,
+        TokenStatus: status.TokenStatus,
+        InfoLinks: product.infoLinks,
+        ActionButtons: buttons,
+        Devices: devices.map(toDevice),
+        IsManageable: seats.max > 0 || devices.length > 0,
+        InstancesUsed: devices.length,
+        OfflineLicenseKey: perpetual ? maskLicenseKey(perpetual.key) : null,
+      },
+    };
+  }
+}
+
+function linkButton(text: string, functionality: 'Download' | 'Buy', url: string): ActionButton {
+  return {
+    Type: 'Link',
+    ActionText: text,
+    Functionality: functionality,
+    IsEnabled: true,
+    ExternalRequest: { Type: 'Link', Url: url, ServerAction: null },
+  };
+}
+
+function toDevice(row: DeviceRow): Device {
+  return {
+    DeviceId: row.id,
+    Name: row.name,
+    TimeActivated: toDotNetDate(row.activatedAt),
+    ActionButtons: [
+      {
+        Type: 'Link',
+        ActionText: 'Deactivate',
+        Functionality: 'Deactivate',
+        IsEnabled: true,
+        ExternalRequest: { Type: 'BackendThenReload', Url: actionUrls.deactivateDevice(row.id), ServerAction: null },
+      },
+    ],
+  };
+}
+
+function toLicenseKey(row: LicenseKeyRow, removeUrl: string): LicenseKey {
+  return {
+    FormattedKey: maskLicenseKey(row.key),
+    ActionButtons: [
+      {
+        Type: 'Link',
+        ActionText: 'Remove',
+        Functionality: 'Remove',
+        IsEnabled: true,
+        ExternalRequest: { Type: 'BackendThenReload', Url: removeUrl, ServerAction: null },
+      },
+    ],
+    IsUsedForUpgrade: row.usedForUpgradeAt !== null,
+  };
+}
+
+function toAssetPack(pack: Product, keys: LicenseKeyRow[]): AssetPack {
+  const owned = keys.find((k) => k.productCode === pack.code);
+  return {
+    Title: pack.displayName,
+    LicenseKey: owned ? maskLicenseKey(owned.key) : null,
+    StoreUrl: pack.storeUrl,
+    RemoveLicenseAction: owned ? { Url: actionUrls.removeAssetPack(owned.id) } : null,
+  };
+}

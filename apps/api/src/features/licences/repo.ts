@@ -1,0 +1,135 @@
+import { and, asc, count, eq, gt, inArray, isNull } from 'drizzle-orm';
+import type { Queryable, Transaction } from '../../db/client';
+import {
+  type DeactivationCause,
+  type DeviceRow,
+  devices,
+  type LicenceRow,
+  type LicenseKeyRow,
+  licenseKeys as licenceKeysTable,
+  licences,
+} from '../../db/licences-schema';
+
+/** The queries of the licences feature; every one that reads a customer's rows takes the owner. */
+
+export async function findKeyByValue(db: Queryable, key: string, lock = false): Promise<LicenseKeyRow | undefined> {
+  const query = db.select().from(licenceKeysTable).where(eq(licenceKeysTable.key, key)).limit(1);
+  const [row] = lock ? await query.for('update') : await query;
+  return row;
+}
+
+export async function findOwnedKey(db: Queryable, userId: string, keyId: string): Promise<LicenseKeyRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(licenceKeysTable)
+    .where(and(eq(licenceKeysTable.id, keyId), eq(licenceKeysTable.userId, userId)))
+    .limit(1);
+  return row;
+}
+
+export async function keysOfUser(db: Queryable, userId: string): Promise<LicenseKeyRow[]> {
+  return db
+    .select()
+    .from(licenceKeysTable)
+    .where(eq(licenceKeysTable.userId, userId))
+    .orderBy(asc(licenceKeysTable.registeredAt), asc(licenceKeysTable.key));
+}
+
+export async function countKeys(db: Queryable, userId: string, productCode: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(licenceKeysTable)
+    .where(and(eq(licenceKeysTable.userId, userId), eq(licenceKeysTable.productCode, productCode)));
+  return row?.n ?? 0;
+}
+
+export async function licencesOfUser(db: Queryable, userId: string): Promise<LicenceRow[]> {
+  return db.select().from(licences).where(eq(licences.userId, userId));
+}
+
+export async function findLicence(
+  db: Queryable,
+  userId: string,
+  productCode: string,
+  lock = false,
+): Promise<LicenceRow | undefined> {
+  const query = db
+    .select()
+    .from(licences)
+    .where(and(eq(licences.userId, userId), eq(licences.productCode, productCode)))
+    .limit(1);
+  const [row] = lock ? await query.for('update') : await query;
+  return row;
+}
+
+export async function lockLicenceById(tx: Transaction, userId: string, id: string): Promise<LicenceRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(licences)
+    .where(and(eq(licences.id, id), eq(licences.userId, userId)))
+    .for('update');
+  return row;
+}
+
+/**
+ * The customer's licence of a product, created on first need, and locked: every change to its
+ * seats or devices runs after this, one at a time per licence (ASVS 2.3.4).
+ */
+export async function lockOrCreateLicence(tx: Transaction, userId: string, productCode: string): Promise<LicenceRow> {
+  await tx.insert(licences).values({ userId, productCode }).onConflictDoNothing();
+  const row = await findLicence(tx, userId, productCode, true);
+  if (!row) throw new Error(`licence of ${productCode} vanished`);
+  return row;
+}
+
+export async function activeDevicesOfUser(db: Queryable, userId: string): Promise<DeviceRow[]> {
+  return db
+    .select()
+    .from(devices)
+    .where(and(eq(devices.userId, userId), isNull(devices.deactivatedAt)))
+    .orderBy(asc(devices.activatedAt), asc(devices.id));
+}
+
+export async function activeDevicesOfLicence(db: Queryable, licenceId: string): Promise<DeviceRow[]> {
+  return db
+    .select()
+    .from(devices)
+    .where(and(eq(devices.licenceId, licenceId), isNull(devices.deactivatedAt)))
+    .orderBy(asc(devices.activatedAt), asc(devices.id));
+}
+
+export async function findActiveDevice(
+  db: Queryable,
+  userId: string,
+  deviceId: string,
+): Promise<DeviceRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(devices)
+    .where(and(eq(devices.id, deviceId), eq(devices.userId, userId), isNull(devices.deactivatedAt)))
+    .limit(1);
+  return row;
+}
+
+/** Deactivations that count towards the limit (by the customer or an app) since a moment. */
+export async function countDeactivationsSince(db: Queryable, licenceId: string, since: Date): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(devices)
+    .where(
+      and(
+        eq(devices.licenceId, licenceId),
+        gt(devices.deactivatedAt, since),
+        inArray(devices.deactivationCause, ['customer', 'app']),
+      ),
+    );
+  return row?.n ?? 0;
+}
+
+export async function deactivate(db: Queryable, deviceIds: string[], at: Date, cause: DeactivationCause) {
+  if (deviceIds.length === 0) return;
+  await db
+    .update(devices)
+    .set({ deactivatedAt: at, deactivationCause: cause })
+    .where(and(inArray(devices.id, deviceIds), isNull(devices.deactivatedAt)));
+}

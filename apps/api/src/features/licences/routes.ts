@@ -1,0 +1,101 @@
+import { licenceCallPaths, licenceCalls, type OfflineActivateResult } from '@soundid/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { Fault } from '../../lib/fault';
+import { actionRoutes } from './actions';
+import { licenceAdminRoutes } from './admin-routes';
+import { appLicenceRoutes } from './app-routes';
+import { LicenceList } from './licence-list';
+import { loadOfflineSigner, type OfflineLicenseSigner, parseSwinfo } from './offline';
+import { LicenceService } from './service';
+
+/** The licences area: the portal's calls, the action URLs, the desktop-app calls and the operator API. */
+export const licenceRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, clock, random, config } = app.deps;
+  const licences = new LicenceService({ db, clock, random, appScheme: config.appLoginScheme });
+  const list = new LicenceList(db, clock, licences.deeplinks);
+  const ok = <T>(Result: T) => ({ Success: true as const, Result });
+
+  let signer: OfflineLicenseSigner | undefined;
+  const offlineSigner = (): OfflineLicenseSigner => {
+    signer ??= loadOfflineSigner({
+      pem: config.offlineLicenseSigningKey,
+      dataDir: config.dataDir,
+      isProduction: config.isProduction,
+    });
+    if (!signer) throw new Fault('OfflineActivationUnavailable');
+    return signer;
+  };
+
+  app.post(
+    licenceCallPaths.GetAccountLicensesByProductLine,
+    { schema: { body: licenceCalls.GetAccountLicensesByProductLine } },
+    async (request) => {
+      const auth = await app.requireSession(request);
+      return ok(await list.forUser(auth.userId));
+    },
+  );
+
+  app.post(licenceCallPaths.RegisterKey, { schema: { body: licenceCalls.RegisterKey } }, async (request) => {
+    const auth = await app.requireSession(request);
+    return ok(await licences.registerKey(auth.userId, request.body.key));
+  });
+
+  app.post(licenceCallPaths.UpgradeKey, { schema: { body: licenceCalls.UpgradeKey } }, async (request) => {
+    const auth = await app.requireSession(request);
+    return ok(await licences.upgradeKey(auth.userId, request.body.key, request.body.upgradeCode));
+  });
+
+  app.post(licenceCallPaths.KeyUpgradePaths, { schema: { body: licenceCalls.KeyUpgradePaths } }, async (request) => {
+    const auth = await app.requireSession(request);
+    return ok(await licences.keyUpgradePaths(auth.userId, request.body.key));
+  });
+
+  app.post(licenceCallPaths.ClaimAdam60Day, { schema: { body: licenceCalls.ClaimAdam60Day } }, async (request) => {
+    const auth = await app.requireSession(request);
+    return ok(await licences.claimAdam60Day(auth.userId, request.body.serial));
+  });
+
+  /** The offline activation panel: an .swinfo request in, a signed licence file out. */
+  app.post(licenceCallPaths.OfflineActivate, { schema: { body: licenceCalls.OfflineActivate } }, async (request) => {
+    const auth = await app.requireSession(request);
+    // The spec shows the panel in development only; production offers it only when configured.
+    if (!config.offlineActivation) throw new Fault('OfflineActivationDisabled');
+    const swinfo = parseSwinfo(request.body.swinfo);
+    const sign = offlineSigner();
+    const activation = await licences.activateDevice(
+      auth.userId,
+      swinfo.productName,
+      swinfo.machineId,
+      swinfo.deviceName,
+      'offline',
+    );
+    const { device, seats, product } = activation;
+    const Content = sign.sign({
+      format: 'soundid-license',
+      version: 1,
+      licenseId: device.id,
+      productName: product.productName,
+      machineId: device.machineId,
+      deviceName: device.name,
+      licenseKind: seats.kind === 'Trial' ? 'Trial' : 'Perpetual',
+      issuedAt: clock.now().toISOString(),
+      expiresAt: seats.kind === 'Trial' && seats.trialEndsAt ? seats.trialEndsAt.toISOString() : null,
+      nonce: swinfo.nonce,
+    });
+    const machine = device.machineId.replace(/[^A-Za-z0-9-]/g, '').slice(0, 24);
+    return ok<OfflineActivateResult>({
+      FileName: `${product.productName}-${machine}.swlicense`,
+      Content,
+      DeviceId: activation.DeviceId,
+      InstancesUsed: activation.InstancesUsed,
+      InstancesMax: activation.InstancesMax,
+    });
+  });
+
+  /** Public: apps pin or fetch it to verify licence files offline. */
+  app.get(licenceCallPaths.OfflinePublicKey, async () => ok(offlineSigner().publicKey()));
+
+  await app.register(actionRoutes, { licences });
+  await app.register(appLicenceRoutes, { licences });
+  await app.register(licenceAdminRoutes, { licences });
+};

@@ -1,0 +1,487 @@
+import {
+  type ActionResult,
+  type ActivateDeviceResult,
+  type CheckLicenseResult,
+  type ClaimAdam60DayResult,
+  DEVICE_DEACTIVATION_LIMIT,
+  DEVICE_DEACTIVATION_WINDOW_DAYS,
+  type DeactivateDeviceResult,
+  isMaskedLicenseKey,
+  isValidVoiceAiUpgradeCode,
+  type KeyUpgradePathsResult,
+  type LicenceKind,
+  licenceMessages,
+  maskEmail,
+  maskLicenseKey,
+  messages,
+  type RegisterKeyResult,
+  toDotNetDate,
+  type UpgradeKeyResult,
+} from '@soundid/contracts';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Database, Queryable, Transaction } from '../../db/client';
+import {
+  campaignSerials,
+  type DeviceRow,
+  devices,
+  type KeySource,
+  type LicenceRow,
+  type LicenseKeyRow,
+  licences,
+  licenseKeys,
+  upgradeCodes,
+} from '../../db/licences-schema';
+import { users } from '../../db/schema';
+import { addDays, type Clock, type Random } from '../../lib/clock';
+import { Fault } from '../../lib/fault';
+import { isUniqueViolation } from '../accounts/users-repo';
+import { TokenLedger } from '../voice-ai/ledger';
+import { CAMPAIGN_ADAM, findProduct, isActivatable, type Product, type ProductKind, productByCode } from './catalogue';
+import { newLicenseKey, normalizeCode } from './codes';
+import { Deeplinks } from './deeplinks';
+import {
+  activeDevicesOfLicence,
+  countDeactivationsSince,
+  countKeys,
+  deactivate,
+  findActiveDevice,
+  findKeyByValue,
+  findLicence,
+  keysOfUser,
+  lockLicenceById,
+  lockOrCreateLicence,
+} from './repo';
+
+export interface LicenceServiceDeps {
+  db: Database;
+  clock: Clock;
+  random: Random;
+  /** Custom protocol of the desktop apps' deeplinks. */
+  appScheme: string;
+}
+
+/**
+ * What a licence allows right now: seats from keys, else from a live trial, else (for a
+ * product paid with tokens) from a spendable token balance (ADR 0009).
+ */
+export interface Seats {
+  max: number;
+  kind: LicenceKind;
+  trialEndsAt: Date | null;
+}
+
+export function seatsOf(
+  product: Product,
+  keyCount: number,
+  licence: LicenceRow | undefined,
+  now: Date,
+  tokenBalance = 0,
+): Seats {
+  if (keyCount > 0) return { max: keyCount * product.instancesMax, kind: 'Perpetual', trialEndsAt: null };
+  const trialEndsAt = licence?.trialEndsAt ?? null;
+  if (trialEndsAt && trialEndsAt > now) return { max: product.instancesMax, kind: 'Trial', trialEndsAt };
+  if (product.paysWithTokens && tokenBalance > 0) return { max: product.instancesMax, kind: 'Tokens', trialEndsAt };
+  return { max: 0, kind: 'None', trialEndsAt };
+}
+
+export interface Activation extends ActivateDeviceResult {
+  device: DeviceRow;
+  seats: Seats;
+  product: Product;
+}
+
+/**
+ * The licence rules: keys, upgrades, trials, campaign serials and device activations.
+ * Knows nothing of HTTP. Every lookup is scoped to the signed-in customer (ASVS 8.2.2); a
+ * change to a licence's devices locks the licence row first (ASVS 2.3.4).
+ */
+export class LicenceService {
+  readonly deeplinks: Deeplinks;
+  private readonly ledger: TokenLedger;
+  constructor(private readonly deps: LicenceServiceDeps) {
+    this.deeplinks = new Deeplinks(deps.appScheme);
+    this.ledger = new TokenLedger(deps.db, deps.clock);
+  }
+
+  private get db() {
+    return this.deps.db;
+  }
+  private now() {
+    return this.deps.clock.now();
+  }
+
+  // ── Keys ────────────────────────────────────────────────────────────────
+
+  async registerKey(userId: string, key: string): Promise<RegisterKeyResult> {
+    const product = await this.db.transaction(async (tx) => {
+      const row = await findKeyByValue(tx, key, true);
+      const product = row && productByCode(row.productCode);
+      if (!row || !product) throw new Fault('KeyNotFound');
+      if (product.kind === 'bundle') throw new Fault('KeyBundleNotAllowed');
+      if (row.userId === userId) throw new Fault('KeyAlreadyExisting');
+      if (row.userId) {
+        const [other] = await tx.select({ email: users.email }).from(users).where(eq(users.id, row.userId));
+        throw new Fault('KeyOwnedByAnotherUser', { OtherUserEmail: maskEmail(other?.email ?? '') });
+      }
+      if (isActivatable(product)) await lockOrCreateLicence(tx, userId, product.code);
+      await tx
+        .update(licenseKeys)
+        .set({ userId, registeredAt: this.now() })
+        .where(and(eq(licenseKeys.id, row.id), isNull(licenseKeys.userId)));
+      return product;
+    });
+    if (product.line === 'reference') return { ProductCount: 1 };
+    const isPack = product.kind === 'voice-asset-pack';
+    return {
+      ProductCount: isPack ? 0 : 1,
+      VoiceAi: { AssetCount: isPack ? 1 : 0, ...(isPack ? {} : { ActivationUrl: this.deeplinks.activate(product) }) },
+    };
+  }
+
+  /** A key of the caller by its full value or by the masked FormattedKey of the list. */
+  private async resolveOwnedKey(db: Queryable, userId: string, input: string): Promise<LicenseKeyRow> {
+    const own = await keysOfUser(db, userId);
+    const matches = isMaskedLicenseKey(input)
+      ? own.filter((k) => maskLicenseKey(k.key) === input)
+      : own.filter((k) => k.key === input);
+    const key = matches.find((k) => !k.usedForUpgradeAt) ?? matches[0];
+    if (!key) throw new Fault('KeyNotFound');
+    return key;
+  }
+
+  async keyUpgradePaths(userId: string, keyInput: string): Promise<KeyUpgradePathsResult> {
+    const key = await this.resolveOwnedKey(this.db, userId, keyInput);
+    const product = productByCode(key.productCode);
+    return { LinksToStore: key.usedForUpgradeAt || !product ? [] : product.upgradeStoreLinks };
+  }
+
+  /**
+   * Trades a key in with an upgrade code: the code is used once, the key is marked
+   * IsUsedForUpgrade (it keeps its own seats) and a new key of the target product is added.
+   */
+  async upgradeKey(userId: string, keyInput: string, upgradeCode: string): Promise<UpgradeKeyResult> {
+    const code = normalizeCode(upgradeCode);
+    return this.db.transaction(async (tx) => {
+      const owned = await this.resolveOwnedKey(tx, userId, keyInput);
+      const key = await findKeyByValue(tx, owned.key, true);
+      const product = key && productByCode(key.productCode);
+      if (!key || key.userId !== userId || !product) throw new Fault('KeyNotFound');
+      if (product.line === 'voice' && !isValidVoiceAiUpgradeCode(code)) {
+        throw new Fault('RequestInvalid', { upgradeCode: messages.upgradeCodeFormat }, messages.upgradeCodeFormat);
+      }
+      const [row] = await tx.select().from(upgradeCodes).where(eq(upgradeCodes.code, code)).for('update');
+      if (!row) throw new Fault('UpgradeCodeNotFound');
+      if (row.usedAt) throw new Fault('UpgradeKeyAlreadyUsed');
+      if (key.usedForUpgradeAt) throw new Fault('KeyAlreadyUpgraded');
+      const target = productByCode(row.targetProductCode);
+      if (!target || !row.fromProductCodes.includes(key.productCode)) throw new Fault('UpgradeCodeIncompatibility');
+
+      const now = this.now();
+      await tx.update(licenseKeys).set({ usedForUpgradeAt: now }).where(eq(licenseKeys.id, key.id));
+      const newKey = await this.insertKey(tx, target.code, { userId, registeredAt: now, source: 'upgrade' });
+      await tx
+        .update(upgradeCodes)
+        .set({ usedAt: now, usedByUserId: userId, usedOnKeyId: key.id })
+        .where(eq(upgradeCodes.id, row.id));
+      if (isActivatable(target)) await lockOrCreateLicence(tx, userId, target.code);
+      return { FormattedKey: maskLicenseKey(newKey), ProductName: target.productName, DisplayName: target.displayName };
+    });
+  }
+
+  /** A new random key; a collision (2^-120) is retried with another. */
+  async insertKey(
+    tx: Queryable,
+    productCode: string,
+    owner: { userId: string; registeredAt: Date; source: KeySource } | undefined = undefined,
+  ): Promise<string> {
+    return (await this.insertKeyRow(tx, productCode, owner ?? {})).key;
+  }
+
+  private async insertKeyRow(
+    tx: Queryable,
+    productCode: string,
+    values: { userId?: string; registeredAt?: Date; source?: KeySource },
+  ): Promise<{ id: string; key: string }> {
+    for (let attempt = 0; ; attempt++) {
+      const key = newLicenseKey(this.deps.random);
+      const [row] = await tx
+        .insert(licenseKeys)
+        .values({ key, productCode, ...values })
+        .onConflictDoNothing()
+        .returning({ id: licenseKeys.id, key: licenseKeys.key });
+      if (row) return row;
+      if (attempt > 5) throw new Fault('KeySaveFailure');
+    }
+  }
+
+  /**
+   * Keys a storefront order bought (source 'purchase'): registered to the buyer's account when
+   * there is one, whose licence row is locked first like any change to its seats; otherwise
+   * unowned, for the buyer to register with the key from the order mail.
+   */
+  async issuePurchasedKeys(
+    tx: Transaction,
+    productCode: string,
+    count: number,
+    owner: { userId: string; registeredAt: Date } | undefined,
+  ): Promise<{ id: string; key: string }[]> {
+    const product = productByCode(productCode);
+    if (!product) throw new Fault('ProductNotFound');
+    if (owner && isActivatable(product)) await lockOrCreateLicence(tx, owner.userId, product.code);
+    const keys: { id: string; key: string }[] = [];
+    for (let i = 0; i < count; i++)
+      keys.push(await this.insertKeyRow(tx, product.code, { ...owner, source: 'purchase' }));
+    return keys;
+  }
+
+  /**
+   * Removes a key from the account (licence, perpetual or expansion pack): the key is released
+   * for registration again, and devices beyond the seats that remain are deactivated.
+   */
+  async removeKey(userId: string, keyId: string, kinds: ProductKind[]): Promise<ActionResult> {
+    await this.db.transaction(async (tx) => {
+      const [key] = await tx
+        .select()
+        .from(licenseKeys)
+        .where(and(eq(licenseKeys.id, keyId), eq(licenseKeys.userId, userId)))
+        .for('update');
+      const product = key && productByCode(key.productCode);
+      if (!key || !product || !kinds.includes(product.kind)) throw new Fault('KeyNotFound');
+      const licence = isActivatable(product) ? await lockOrCreateLicence(tx, userId, product.code) : undefined;
+      await tx.update(licenseKeys).set({ userId: null, registeredAt: null }).where(eq(licenseKeys.id, key.id));
+      if (licence) await this.releaseSeatsOverLimit(tx, licence, product);
+    });
+    return {
+      Message: kinds.includes('voice-asset-pack')
+        ? licenceMessages.activationKeyRemoved
+        : licenceMessages.licenseRemoved,
+    };
+  }
+
+  /** After seats shrink, the newest activations beyond them end (not counted as deactivations). */
+  private async releaseSeatsOverLimit(tx: Transaction, licence: LicenceRow, product: Product): Promise<void> {
+    const now = this.now();
+    const seats = await this.currentSeats(tx, licence.userId, product, licence);
+    const active = await activeDevicesOfLicence(tx, licence.id);
+    const over = active.slice(seats.max).map((d) => d.id);
+    await deactivate(tx, over, now, 'licence-removed');
+  }
+
+  // ── Trials and campaigns ────────────────────────────────────────────────
+
+  /** The product's free trial, once per customer; starting a running trial again changes nothing. */
+  async startTrial(userId: string, productRef: string): Promise<ActionResult & { TrialEndsAt: string }> {
+    const product = findProduct(productRef);
+    if (!product) throw new Fault('ProductNotFound');
+    const days = product.trialDays;
+    if (!days) throw new Fault('TrialNotAvailable');
+    return this.db.transaction(async (tx) => {
+      const now = this.now();
+      const licence = await lockOrCreateLicence(tx, userId, product.code);
+      if (licence.trialEndsAt && licence.trialEndsAt > now) {
+        return { Message: messages.trialActivated, TrialEndsAt: toDotNetDate(licence.trialEndsAt) };
+      }
+      if (licence.trialStartedAt) throw new Fault('TrialAlreadyUsed');
+      const trialEndsAt = addDays(now, days);
+      await tx
+        .update(licences)
+        .set({ trialStartedAt: now, trialEndsAt, trialSource: 'trial' })
+        .where(eq(licences.id, licence.id));
+      return { Message: messages.trialActivated, TrialEndsAt: toDotNetDate(trialEndsAt) };
+    });
+  }
+
+  /** A monitor serial, once ever, grants (or lengthens to) a 60-day trial of SoundID Reference. */
+  async claimAdam60Day(userId: string, serialInput: string): Promise<ClaimAdam60DayResult> {
+    const serial = normalizeCode(serialInput);
+    const product = productByCode(CAMPAIGN_ADAM.productCode);
+    if (!product) throw new Fault('ProductNotFound');
+    return this.db.transaction(async (tx) => {
+      const now = this.now();
+      const claimed = await tx
+        .update(campaignSerials)
+        .set({ claimedAt: now, claimedByUserId: userId })
+        .where(
+          and(
+            eq(campaignSerials.serial, serial),
+            eq(campaignSerials.campaign, CAMPAIGN_ADAM.id),
+            isNull(campaignSerials.claimedAt),
+          ),
+        )
+        .returning({ serial: campaignSerials.serial });
+      if (claimed.length === 0) {
+        const [known] = await tx
+          .select({ serial: campaignSerials.serial })
+          .from(campaignSerials)
+          .where(and(eq(campaignSerials.serial, serial), eq(campaignSerials.campaign, CAMPAIGN_ADAM.id)));
+        throw new Fault(known ? 'SerialAlreadyUsed' : 'SerialNotFound');
+      }
+      const licence = await lockOrCreateLicence(tx, userId, product.code);
+      const campaignEnd = addDays(now, CAMPAIGN_ADAM.days);
+      const trialEndsAt = licence.trialEndsAt && licence.trialEndsAt > campaignEnd ? licence.trialEndsAt : campaignEnd;
+      await tx
+        .update(licences)
+        .set({ trialStartedAt: licence.trialStartedAt ?? now, trialEndsAt, trialSource: 'campaign' })
+        .where(eq(licences.id, licence.id));
+      return { ProductName: product.productName, TrialEndsAt: toDotNetDate(trialEndsAt) };
+    });
+  }
+
+  /** The 'activate' server action: the customer holds a licence in force for the product. */
+  async confirmActivation(userId: string, productRef: string): Promise<ActionResult> {
+    const product = findProduct(productRef);
+    if (!product || !isActivatable(product)) throw new Fault('ProductNotFound');
+    const seats = await this.currentSeats(this.db, userId, product);
+    if (seats.max === 0) throw new Fault('NoLicenseForProduct');
+    return { Message: `Open ${product.displayName} on the device to activate it.` };
+  }
+
+  private async currentSeats(db: Queryable, userId: string, product: Product, licence?: LicenceRow): Promise<Seats> {
+    const row = licence ?? (await findLicence(db, userId, product.code));
+    const tokenBalance = (await this.tokenBalance(db, userId, product)) ?? 0;
+    return seatsOf(product, await countKeys(db, userId, product.code), row, this.now(), tokenBalance);
+  }
+
+  /** The spendable tokens behind pay-as-you-go seats; null for a product not paid with tokens. */
+  private async tokenBalance(db: Queryable, userId: string, product: Product): Promise<number | null> {
+    return product.paysWithTokens ? this.ledger.balance(userId, db) : null;
+  }
+
+  // ── Devices ─────────────────────────────────────────────────────────────
+
+  private activatableProduct(productName: string): Product {
+    const product = findProduct(productName);
+    if (!product || !isActivatable(product)) throw new Fault('ProductNotFound');
+    return product;
+  }
+
+  /**
+   * Activates a machine against the customer's licence of a product. The licence row is locked
+   * before the seats are counted, so concurrent calls never activate more than InstancesMax
+   * devices; the same machine again returns its existing activation.
+   */
+  async activateDevice(
+    userId: string,
+    productName: string,
+    machineId: string,
+    deviceName: string,
+    method: 'online' | 'offline' = 'online',
+    isRetry = false,
+  ): Promise<Activation> {
+    const product = this.activatableProduct(productName);
+    try {
+      return await this.db.transaction(async (tx) => {
+        const licence = await this.lockLicenceForActivation(tx, userId, product);
+        const seats = await this.currentSeats(tx, userId, product, licence);
+        if (seats.max === 0) throw new Fault('NoLicenseForProduct');
+        // A licence file works without the service; tokens are spent online, request by request.
+        if (method === 'offline' && seats.kind === 'Tokens') throw new Fault('OfflineActivationNeedsLicence');
+        const active = await activeDevicesOfLicence(tx, licence.id);
+        const existing = active.find((d) => d.machineId === machineId);
+        if (existing) {
+          return {
+            device: existing,
+            seats,
+            product,
+            DeviceId: existing.id,
+            InstancesUsed: active.length,
+            InstancesMax: seats.max,
+          };
+        }
+        if (active.length >= seats.max) throw new Fault('SeatLimitReached');
+        const [device] = await tx
+          .insert(devices)
+          .values({ licenceId: licence.id, userId, machineId, name: deviceName, method, activatedAt: this.now() })
+          .returning();
+        if (!device) throw new Fault('Unknown');
+        return {
+          device,
+          seats,
+          product,
+          DeviceId: device.id,
+          InstancesUsed: active.length + 1,
+          InstancesMax: seats.max,
+        };
+      });
+    } catch (error) {
+      // Backstop: were the lock ever skipped, the unique index refuses a second active row; the retry finds it.
+      if (isUniqueViolation(error) && !isRetry) {
+        return this.activateDevice(userId, productName, machineId, deviceName, method, true);
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * The licence row, locked. Keys and trials create it; a pay-as-you-go customer (tokens, no
+   * key, no trial) gets it on the first activation.
+   */
+  private async lockLicenceForActivation(tx: Transaction, userId: string, product: Product): Promise<LicenceRow> {
+    const licence = await findLicence(tx, userId, product.code, true);
+    if (licence) return licence;
+    const tokenBalance = (await this.tokenBalance(tx, userId, product)) ?? 0;
+    if (tokenBalance > 0) return lockOrCreateLicence(tx, userId, product.code);
+    throw new Fault('NoLicenseForProduct');
+  }
+
+  /** The app's deactivation of its own machine. */
+  async deactivateMachine(userId: string, productName: string, machineId: string): Promise<DeactivateDeviceResult> {
+    const product = this.activatableProduct(productName);
+    return this.db.transaction(async (tx) => {
+      const licence = await findLicence(tx, userId, product.code, true);
+      if (!licence) throw new Fault('DeviceNotFound');
+      const active = await activeDevicesOfLicence(tx, licence.id);
+      const device = active.find((d) => d.machineId === machineId);
+      if (!device) throw new Fault('DeviceNotFound');
+      await this.assertUnderDeactivationLimit(tx, licence.id);
+      await deactivate(tx, [device.id], this.now(), 'app');
+      const seats = await this.currentSeats(tx, userId, product, licence);
+      return { InstancesUsed: active.length - 1, InstancesMax: seats.max };
+    });
+  }
+
+  /** The customer's deactivation from the devices panel (action URL). */
+  async deactivateDevice(userId: string, deviceId: string): Promise<ActionResult> {
+    return this.db.transaction(async (tx) => {
+      const found = await findActiveDevice(tx, userId, deviceId);
+      if (!found) throw new Fault('DeviceNotFound');
+      const licence = await lockLicenceById(tx, userId, found.licenceId);
+      if (!licence) throw new Fault('DeviceNotFound');
+      // Read again under the lock: a concurrent deactivation may have ended it.
+      const device = await findActiveDevice(tx, userId, deviceId);
+      if (!device) throw new Fault('DeviceNotFound');
+      await this.assertUnderDeactivationLimit(tx, licence.id);
+      await deactivate(tx, [device.id], this.now(), 'customer');
+      return { Message: licenceMessages.deviceDeactivated(device.name) };
+    });
+  }
+
+  private async assertUnderDeactivationLimit(tx: Transaction, licenceId: string): Promise<void> {
+    const since = addDays(this.now(), -DEVICE_DEACTIVATION_WINDOW_DAYS);
+    if ((await countDeactivationsSince(tx, licenceId, since)) >= DEVICE_DEACTIVATION_LIMIT) {
+      throw new Fault('KeyRevokeOverLimit', {
+        Limit: String(DEVICE_DEACTIVATION_LIMIT),
+        WindowDays: String(DEVICE_DEACTIVATION_WINDOW_DAYS),
+      });
+    }
+  }
+
+  async checkLicense(userId: string, productName: string, machineId: string): Promise<CheckLicenseResult> {
+    const product = this.activatableProduct(productName);
+    const licence = await findLicence(this.db, userId, product.code);
+    const tokenBalance = await this.tokenBalance(this.db, userId, product);
+    const keyCount = await countKeys(this.db, userId, product.code);
+    const seats = seatsOf(product, keyCount, licence, this.now(), tokenBalance ?? 0);
+    const active = licence ? await activeDevicesOfLicence(this.db, licence.id) : [];
+    const device = active.find((d) => d.machineId === machineId);
+    return {
+      Licensed: Boolean(device) && seats.max > 0,
+      LicenseKind: seats.kind,
+      TrialEndsAt: seats.kind === 'Trial' && seats.trialEndsAt ? toDotNetDate(seats.trialEndsAt) : null,
+      DeviceId: device?.id ?? null,
+      InstancesUsed: active.length,
+      InstancesMax: seats.max,
+      TokenBalance: tokenBalance,
+    };
+  }
+}
