@@ -2,6 +2,7 @@ import {
   type ConsumeTokensResult,
   type PagedResult,
   type PurchaseHistoryEntry,
+  TOKEN_EXPIRY_WARNING_DAYS,
   type TokenLotCause,
   tokenCostForSeconds,
   tokenExpiry,
@@ -11,12 +12,19 @@ import { and, asc, count, desc, eq, gt, sql, sum } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client';
 import { users } from '../../db/schema';
 import { tokenLots, tokenSpendAllocations, tokenSpends } from '../../db/voice-ai-schema';
-import type { Clock } from '../../lib/clock';
+import { addDays, type Clock } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
 
 export const HISTORY_PAGE_SIZE = 10;
 
 const CAUSE_LABELS: Record<TokenLotCause, string> = { purchase: 'Purchased', grant: 'Granted', trial: 'Trial' };
+
+export interface TokenHoldings {
+  /** Tokens in live lots: what the customer can spend now. */
+  balance: number;
+  /** The earliest-expiring live lot, when it expires within TOKEN_EXPIRY_WARNING_DAYS. */
+  expiringSoon: { tokens: number; expiresAt: Date } | null;
+}
 
 export interface Credit {
   userId: string;
@@ -62,8 +70,30 @@ export class TokenLedger {
     const [row] = await tx
       .select({ total: sum(tokenLots.remaining) })
       .from(tokenLots)
-      .where(and(eq(tokenLots.userId, userId), gt(tokenLots.expiresAt, this.clock.now())));
+      .where(spendableLotsOf(userId, this.clock.now()));
     return Number(row?.total ?? 0);
+  }
+
+  /**
+   * What the customer holds now: the spendable balance, and the earliest-expiring lot with
+   * tokens left when it expires within the warning window (the status line's warning).
+   * Pass the transaction when reading inside one (PGlite waits forever on `db` there).
+   */
+  async holdings(userId: string, db: Queryable = this.db): Promise<TokenHoldings> {
+    const now = this.clock.now();
+    const lots = await db
+      .select({ remaining: tokenLots.remaining, expiresAt: tokenLots.expiresAt })
+      .from(tokenLots)
+      .where(spendableLotsOf(userId, now))
+      .orderBy(asc(tokenLots.expiresAt), asc(tokenLots.seq));
+    const balance = lots.reduce((total, lot) => total + lot.remaining, 0);
+    const first = lots[0];
+    const warnFrom = addDays(now, TOKEN_EXPIRY_WARNING_DAYS);
+    return {
+      balance,
+      expiringSoon:
+        first && first.expiresAt <= warnFrom ? { tokens: first.remaining, expiresAt: first.expiresAt } : null,
+    };
   }
 
   /**
@@ -91,7 +121,7 @@ export class TokenLedger {
       const lots = await tx
         .select({ id: tokenLots.id, remaining: tokenLots.remaining })
         .from(tokenLots)
-        .where(and(eq(tokenLots.userId, userId), gt(tokenLots.remaining, 0), gt(tokenLots.expiresAt, now)))
+        .where(spendableLotsOf(userId, now))
         .orderBy(asc(tokenLots.purchasedAt), asc(tokenLots.seq));
       const available = lots.reduce((total, lot) => total + lot.remaining, 0);
       if (available < tokens) {
@@ -168,6 +198,11 @@ export class TokenLedger {
       PageCount: pageCount(total?.n ?? 0),
     };
   }
+}
+
+/** A customer's lots that can still be spent: tokens left and not past their expiry. */
+function spendableLotsOf(userId: string, now: Date) {
+  return and(eq(tokenLots.userId, userId), gt(tokenLots.remaining, 0), gt(tokenLots.expiresAt, now));
 }
 
 /** The page count is an integer > 0 even when there is nothing yet. */

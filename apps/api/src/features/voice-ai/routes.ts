@@ -1,10 +1,20 @@
 import { voiceAiCalls } from '@soundid/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { Deeplinks } from '../licences/deeplinks';
+import { LicenceList } from '../licences/licence-list';
 import { TokenLedger } from './ledger';
+import { voiceAiProductList } from './products';
 
-/** Token history for the portal and token spending for the apps. */
+/** The buy page's product list, token history for the portal and token spending for the apps. */
 export const voiceAiRoutes: FastifyPluginAsyncZod = async (app) => {
-  const ledger = new TokenLedger(app.deps.db, app.deps.clock);
+  const { db, clock, config } = app.deps;
+  const ledger = new TokenLedger(db, clock);
+  const licenceList = new LicenceList(db, clock, new Deeplinks(config.appLoginScheme));
+
+  app.post('/api/voiceai/GetProducts', { schema: { body: voiceAiCalls.GetProducts } }, async (request) => {
+    const auth = await app.requireSession(request);
+    return { Success: true, Result: await voiceAiProductList(auth.userId, licenceList, app.deps, app.log) };
+  });
 
   app.post(
     '/api/voiceai/GetPurchaseHistory',

@@ -1,0 +1,242 @@
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database, Transaction } from '../../db/client';
+import { users } from '../../db/schema';
+import {
+  type ShopifyWebhookOutcome,
+  shopifyWebhookEvents,
+  storefrontOrderKeys,
+  storefrontOrders,
+} from '../../db/storefront-schema';
+import {
+  isOrderTopic,
+  isPaid,
+  numericIdOfGid,
+  orderEmail,
+  parseShopifyOrder,
+  quantityOfProducts,
+  type ShopifyOrder,
+} from '../../integrations/shopify/order-webhook';
+import type { ShopifyWebhookDelivery } from '../../integrations/shopify/webhook-delivery';
+import { isShopifyWebhookSignatureValid } from '../../integrations/shopify/webhook-signature';
+import type { Clock } from '../../lib/clock';
+import { Fault } from '../../lib/fault';
+import { VOICE_AI_PRODUCT_CODE } from '../licences/catalogue';
+import type { LicenceService } from '../licences/service';
+import type { Mailer } from '../mail/mailer';
+import { licenceMail } from './licence-mail';
+
+export interface ShopifyWebhookResult {
+  WebhookId: string;
+  /** A replay of a delivery already handled: nothing changed. */
+  Duplicate: boolean;
+  Outcome: ShopifyWebhookOutcome;
+}
+
+export interface StorefrontOrderServiceDeps {
+  db: Database;
+  clock: Clock;
+  licences: LicenceService;
+  mailer: Mailer;
+  log: FastifyBaseLogger;
+  publicUrl: string;
+  /** SHOPIFY_WEBHOOK_SECRET, or the sandbox's derived secret. */
+  webhookSecret: string;
+  /** Who sends the webhooks (recorded on each order). */
+  source: 'shopify' | 'sandbox';
+  /** Product GIDs of the voice AI perpetual licence (store settings' VoiceAiProductIds). */
+  voiceAiProductIds: string[];
+}
+
+interface Effect {
+  outcome: ShopifyWebhookOutcome;
+  orderId?: string;
+  reason?: string;
+  /** Keys issued by this delivery: the order mail goes out once the transaction has committed. */
+  issued?: { email: string; orderName: string; keys: string[]; toAccount: boolean };
+}
+
+/** Webhook ids are UUIDs; anything much longer is not Shopify's. */
+const MAX_WEBHOOK_ID_LENGTH = 100;
+
+/**
+ * Storefront orders → voice AI perpetual licences. Each signed order webhook is applied once
+ * (its X-Shopify-Webhook-Id claimed in the transaction of its effect), and each order grants
+ * once whatever the deliveries (its row locked, keys issued only while it is pending): a
+ * paid order's keys go to the verified account with the order's e-mail, or, with no such
+ * account, stay unowned and are mailed to the buyer to register (ADR 0010).
+ */
+export class StorefrontOrderService {
+  private readonly productIds: ReadonlySet<string>;
+
+  constructor(private readonly deps: StorefrontOrderServiceDeps) {
+    this.productIds = new Set(
+      deps.voiceAiProductIds.map((gid) => numericIdOfGid(gid, 'Product')).filter((id): id is string => !!id),
+    );
+  }
+
+  async handleWebhook(delivery: ShopifyWebhookDelivery): Promise<ShopifyWebhookResult> {
+    if (!isShopifyWebhookSignatureValid(delivery.rawBody, delivery.hmac, this.deps.webhookSecret)) {
+      throw new Fault('WebhookSignatureInvalid');
+    }
+    const webhookId = delivery.webhookId?.trim();
+    if (!webhookId || webhookId.length > MAX_WEBHOOK_ID_LENGTH) throw new Fault('StorefrontWebhookIdMissing');
+    const topic = (delivery.topic ?? 'unknown').slice(0, 100);
+    const receivedAt = this.deps.clock.now();
+    const order = isOrderTopic(topic) ? parseShopifyOrder(delivery.rawBody) : undefined;
+
+    let effect: Effect | undefined;
+    try {
+      const result = await this.deps.db.transaction(async (tx) => {
+        // Claims the webhook id; a concurrent delivery of the same id waits here on the key and
+        // then finds it taken. A delivery whose handling failed earlier may be claimed again.
+        const claimed = await tx
+          .insert(shopifyWebhookEvents)
+          .values({ webhookId, topic, outcome: 'processing', receivedAt })
+          .onConflictDoUpdate({
+            target: shopifyWebhookEvents.webhookId,
+            set: { outcome: 'processing', attempts: sql`${shopifyWebhookEvents.attempts} + 1`, receivedAt },
+            setWhere: eq(shopifyWebhookEvents.outcome, 'error'),
+          })
+          .returning({ webhookId: shopifyWebhookEvents.webhookId });
+        if (claimed.length === 0) {
+          const [prior] = await tx
+            .select({ outcome: shopifyWebhookEvents.outcome })
+            .from(shopifyWebhookEvents)
+            .where(eq(shopifyWebhookEvents.webhookId, webhookId));
+          return { WebhookId: webhookId, Duplicate: true, Outcome: prior?.outcome ?? 'ignored' };
+        }
+        effect = await this.apply(tx, topic, order, receivedAt);
+        await tx
+          .update(shopifyWebhookEvents)
+          .set({ outcome: effect.outcome, orderId: effect.orderId ?? null, failureReason: effect.reason ?? null })
+          .where(eq(shopifyWebhookEvents.webhookId, webhookId));
+        return { WebhookId: webhookId, Duplicate: false, Outcome: effect.outcome };
+      });
+      if (effect?.issued) await this.mailKeys(effect.issued);
+      return result;
+    } catch (error) {
+      this.deps.log.error({ err: error, webhookId, topic }, 'shopify webhook failed');
+      await this.recordError(webhookId, topic, receivedAt, error);
+      throw error instanceof Fault ? error : new Fault('ServiceUnavailable');
+    }
+  }
+
+  private async apply(
+    tx: Transaction,
+    topic: string,
+    order: ShopifyOrder | undefined,
+    receivedAt: Date,
+  ): Promise<Effect> {
+    if (!isOrderTopic(topic)) return { outcome: 'ignored', reason: 'unhandled_topic' };
+    if (!order) {
+      this.deps.log.warn({ topic }, 'shopify order webhook without a readable order');
+      return { outcome: 'ignored', reason: 'unreadable_order' };
+    }
+    const orderId = order.id;
+    const quantity = quantityOfProducts(order, this.productIds);
+    if (quantity === 0) return { outcome: 'ignored', orderId, reason: 'no_licence_items' };
+
+    const email = orderEmail(order) ?? null;
+    const financialStatus = (order.financial_status ?? 'unknown').slice(0, 50);
+    await tx
+      .insert(storefrontOrders)
+      .values({
+        orderId,
+        source: this.deps.source,
+        name: (order.name ?? `#${orderId}`).slice(0, 100),
+        email,
+        status: 'pending',
+        quantity,
+        financialStatus,
+        isTest: order.test === true,
+        currency: order.currency?.slice(0, 10) ?? null,
+        totalPrice: order.total_price?.slice(0, 30) ?? null,
+        orderedAt: parseDate(order.created_at),
+        receivedAt,
+      })
+      .onConflictDoNothing();
+    // Every delivery about this order waits here for the one before it: the grant happens once.
+    const [row] = await tx.select().from(storefrontOrders).where(eq(storefrontOrders.orderId, orderId)).for('update');
+    if (!row) throw new Error(`order ${orderId} vanished`);
+    if (row.status !== 'pending') return { outcome: 'ignored', orderId, reason: 'already_fulfilled' };
+    if (!isPaid(order)) {
+      await tx.update(storefrontOrders).set({ financialStatus, quantity }).where(eq(storefrontOrders.orderId, orderId));
+      return { outcome: 'recorded', orderId, reason: `financial_status ${financialStatus}` };
+    }
+
+    const account = email ? await this.verifiedAccount(tx, email) : undefined;
+    const keys = await this.deps.licences.issuePurchasedKeys(
+      tx,
+      VOICE_AI_PRODUCT_CODE,
+      quantity,
+      account ? { userId: account.id, registeredAt: receivedAt } : undefined,
+    );
+    await tx
+      .insert(storefrontOrderKeys)
+      .values(keys.map((key, i) => ({ orderId, position: i + 1, licenseKeyId: key.id })));
+    await tx
+      .update(storefrontOrders)
+      .set({
+        status: account ? 'granted' : 'unclaimed',
+        userId: account?.id ?? null,
+        email,
+        quantity,
+        financialStatus,
+        fulfilledAt: receivedAt,
+      })
+      .where(eq(storefrontOrders.orderId, orderId));
+    if (!email) this.deps.log.warn({ orderId }, 'paid storefront order without an e-mail: keys issued unowned');
+    return {
+      outcome: 'granted',
+      orderId,
+      ...(account ? {} : { reason: 'no_verified_account' }),
+      ...(email
+        ? { issued: { email, orderName: row.name, keys: keys.map((k) => k.key), toAccount: account !== undefined } }
+        : {}),
+    };
+  }
+
+  /** The account whose verified e-mail is the order's (an unverified sign-up proves nothing). */
+  private async verifiedAccount(tx: Transaction, email: string): Promise<{ id: string } | undefined> {
+    const [user] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.email, email), isNotNull(users.emailVerifiedAt)))
+      .limit(1);
+    return user;
+  }
+
+  private async mailKeys(issued: NonNullable<Effect['issued']>): Promise<void> {
+    const { email: to, orderName, keys, toAccount: isInAccount } = issued;
+    try {
+      await this.deps.mailer.send(licenceMail({ to, orderName, keys, publicUrl: this.deps.publicUrl, isInAccount }));
+    } catch (error) {
+      // The keys stand; support can look the order up (npm run admin -- orders) and send them.
+      this.deps.log.error({ err: error, order: issued.orderName }, 'storefront licence mail not sent');
+    }
+  }
+
+  /** After a failed attempt: remembered as an error, so that Shopify's retry may claim it again. */
+  private async recordError(webhookId: string, topic: string, receivedAt: Date, error: unknown): Promise<void> {
+    const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500);
+    try {
+      await this.deps.db
+        .insert(shopifyWebhookEvents)
+        .values({ webhookId, topic, outcome: 'error', failureReason: reason, receivedAt })
+        .onConflictDoUpdate({
+          target: shopifyWebhookEvents.webhookId,
+          set: { failureReason: reason, receivedAt },
+          setWhere: eq(shopifyWebhookEvents.outcome, 'error'),
+        });
+    } catch (recordError) {
+      this.deps.log.error({ err: recordError, webhookId }, 'shopify webhook error not recorded');
+    }
+  }
+}
+
+function parseDate(value: string | null | undefined): Date | null {
+  if (!value) return null;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}

@@ -1,0 +1,481 @@
+import {
+  formatPrice,
+  type KeyValue,
+  type PaymentStatusResult,
+  POST_CHECKOUT_PATH,
+  type PrepareTokenPurchaseCheckoutResult,
+  type PurchaseAnalytics,
+  SANDBOX_TEST_CARDS,
+  type SandboxCheckoutPayResult,
+  type SandboxCheckoutSessionResult,
+  TOKEN_BUNDLE_ITEM_CATEGORY,
+} from '@soundid/contracts';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config';
+import type { Database, Transaction } from '../../db/client';
+import {
+  type CheckoutSessionRow,
+  type CheckoutStatus,
+  checkoutSessions,
+  paymentWebhookEvents,
+  type WebhookOutcome,
+} from '../../db/payments-schema';
+import { users } from '../../db/schema';
+import type { PaymentEvent } from '../../integrations/stripe';
+import { clientSecretMatches, SandboxCheckoutProvider, sandboxSessionIdOf } from '../../integrations/stripe';
+import type { Clock, Random } from '../../lib/clock';
+import { Fault } from '../../lib/fault';
+import type { CardCheckout } from './bundles';
+import { toCheckoutTokenBundle } from './bundles';
+import type { TokenLedger } from './ledger';
+
+/** Our keys in the provider's metadata; a client's key of the same name is overridden. */
+const INVOICE_TAG_KEY = 'invoice_tag';
+
+/** What GetPaymentStatus answers for each state (spec §4: 'none' means ask again). */
+const PAYMENT_INTENT_STATUS: Record<CheckoutStatus, string> = {
+  pending: 'none',
+  processing: 'none',
+  succeeded: 'succeeded',
+  declined: 'requires_payment_method',
+  failed: 'requires_payment_method',
+  expired: 'canceled',
+};
+
+export interface WebhookResult {
+  EventId: string;
+  /** A replay of an event already handled: nothing changed. */
+  Duplicate: boolean;
+  Outcome: WebhookOutcome;
+}
+
+interface EventEffect {
+  outcome: WebhookOutcome;
+  invoiceTag?: string;
+  reason?: string;
+}
+
+export interface CheckoutServiceDeps {
+  db: Database;
+  clock: Clock;
+  random: Random;
+  config: Config;
+  ledger: TokenLedger;
+  checkout: CardCheckout | undefined;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * Card checkout of token bundles. Sessions are prepared here; they are fulfilled only by
+ * signed webhook events (Stripe's, or the sandbox's built the same way), each event id once,
+ * the status change and the ledger credit in the transaction that records the event.
+ */
+export class CheckoutService {
+  constructor(private readonly deps: CheckoutServiceDeps) {}
+
+  private get checkout(): CardCheckout {
+    if (!this.deps.checkout) throw new Fault('CheckoutUnavailable');
+    return this.deps.checkout;
+  }
+
+  async prepare(
+    user: { id: string; email: string },
+    request: { priceId: string; metadata?: KeyValue[]; returnUrl?: string },
+  ): Promise<PrepareTokenPurchaseCheckoutResult> {
+    const { provider, catalogue } = this.checkout;
+    const price = await catalogue.find(request.priceId);
+    if (!price) throw new Fault('PriceNotFound', { PriceId: request.priceId });
+
+    const now = this.deps.clock.now();
+    const invoiceTag = `inv_${this.deps.random.bytes(18).toString('base64url')}`;
+    const returnUrl = resolveReturnUrl(request.returnUrl, this.deps.config, invoiceTag);
+    const analyticsMetadata = Object.fromEntries((request.metadata ?? []).map((entry) => [entry.Key, entry.Value]));
+    const created = await provider.createSession({
+      invoiceTag,
+      price,
+      customerEmail: user.email,
+      metadata: { ...analyticsMetadata, [INVOICE_TAG_KEY]: invoiceTag, soundid_tokens: String(price.tokens) },
+      returnUrl,
+      now,
+    });
+    await this.deps.db.insert(checkoutSessions).values({
+      invoiceTag,
+      userId: user.id,
+      priceId: price.priceId,
+      bundleTitle: price.title,
+      tokenAmount: price.tokens,
+      amountInCents: price.amountInCents,
+      currency: price.currency,
+      provider: provider.kind,
+      providerSessionId: created.sessionId,
+      clientSecretHash: created.clientSecretHash ?? null,
+      analyticsMetadata,
+      returnUrl,
+      createdAt: now,
+      expiresAt: created.expiresAt,
+    });
+    return {
+      CheckoutSession: created.clientSecret,
+      InvoiceTag: invoiceTag,
+      StripePublicKey: provider.publishableKey,
+      TokenBundle: toCheckoutTokenBundle(price),
+    };
+  }
+
+  /** The owner's payment only; another customer's invoice tag is not found. */
+  async paymentStatus(userId: string, invoiceTag: string): Promise<PaymentStatusResult> {
+    const [row] = await this.deps.db
+      .select()
+      .from(checkoutSessions)
+      .where(and(eq(checkoutSessions.invoiceTag, invoiceTag), eq(checkoutSessions.userId, userId)))
+      .limit(1);
+    if (!row) throw new Fault('PaymentNotFound');
+    const isLapsed = row.status === 'pending' && row.expiresAt <= this.deps.clock.now();
+    return {
+      PaymentIntentStatus: isLapsed ? 'canceled' : PAYMENT_INTENT_STATUS[row.status],
+      AnalyticsMetadata: row.status === 'succeeded' ? { ...purchaseAnalytics(row) } : null,
+    };
+  }
+
+  /** Verifies and applies one webhook delivery; a replayed event id changes nothing. */
+  async handleWebhook(rawBody: Buffer, signatureHeader: string | undefined): Promise<WebhookResult> {
+    const { provider } = this.checkout;
+    const receivedAt = this.deps.clock.now();
+    const event = provider.verifyWebhook(rawBody, signatureHeader, receivedAt);
+    try {
+      return await this.deps.db.transaction(async (tx) => {
+        // Claims the event id; a concurrent delivery of the same event waits here on the key
+        // and then finds it taken. An event whose handling failed earlier may be claimed again.
+        const claimed = await tx
+          .insert(paymentWebhookEvents)
+          .values({ eventId: event.id, provider: provider.kind, type: event.type, outcome: 'processing', receivedAt })
+          .onConflictDoUpdate({
+            target: paymentWebhookEvents.eventId,
+            set: { outcome: 'processing', attempts: sql`${paymentWebhookEvents.attempts} + 1`, receivedAt },
+            setWhere: eq(paymentWebhookEvents.outcome, 'error'),
+          })
+          .returning({ eventId: paymentWebhookEvents.eventId });
+        if (claimed.length === 0) {
+          const [prior] = await tx
+            .select({ outcome: paymentWebhookEvents.outcome })
+            .from(paymentWebhookEvents)
+            .where(eq(paymentWebhookEvents.eventId, event.id));
+          return { EventId: event.id, Duplicate: true, Outcome: prior?.outcome ?? 'ignored' };
+        }
+        const effect = await this.applyEvent(tx, event);
+        await tx
+          .update(paymentWebhookEvents)
+          .set({ outcome: effect.outcome, invoiceTag: effect.invoiceTag ?? null, failureReason: effect.reason ?? null })
+          .where(eq(paymentWebhookEvents.eventId, event.id));
+        return { EventId: event.id, Duplicate: false, Outcome: effect.outcome };
+      });
+    } catch (error) {
+      this.deps.log.error({ err: error, eventId: event.id, type: event.type }, 'payment webhook failed');
+      await this.recordEventError(event, provider.kind, receivedAt, error);
+      throw error instanceof Fault ? error : new Fault('ServiceUnavailable');
+    }
+  }
+
+  /** The sandbox session behind a client secret, for the sandbox card form. */
+  async sandboxSession(clientSecret: string): Promise<SandboxCheckoutSessionResult> {
+    const row = await this.sandboxRow(clientSecret);
+    const [owner] = await this.deps.db.select({ email: users.email }).from(users).where(eq(users.id, row.userId));
+    const isExpired =
+      row.status === 'expired' || (row.status !== 'succeeded' && row.expiresAt <= this.deps.clock.now());
+    return {
+      InvoiceTag: row.invoiceTag,
+      TokenBundle: {
+        SKU: row.priceId,
+        Title: row.bundleTitle,
+        Currency: row.currency,
+        PriceAmountInCents: row.amountInCents,
+      },
+      PriceText: formatPrice(row.amountInCents / 100, row.currency),
+      Email: owner?.email ?? '',
+      Status: row.status === 'succeeded' ? 'complete' : isExpired ? 'expired' : 'open',
+      TestCards: SANDBOX_TEST_CARDS,
+    };
+  }
+
+  /**
+   * Pays a sandbox session with a test card. The outcome travels as a signed, Stripe-shaped
+   * event through handleWebhook, exactly as a Stripe delivery would.
+   */
+  async sandboxPay(request: {
+    clientSecret: string;
+    cardNumber: string;
+    expiry: string;
+    cvc: string;
+  }): Promise<SandboxCheckoutPayResult> {
+    const provider = this.sandboxProvider();
+    const row = await this.sandboxRow(request.clientSecret);
+    const paid: SandboxCheckoutPayResult = {
+      Outcome: 'succeeded',
+      InvoiceTag: row.invoiceTag,
+      ReturnUrl: row.returnUrl.replace('{CHECKOUT_SESSION_ID}', row.providerSessionId),
+    };
+    if (row.status === 'succeeded') return paid;
+    const now = this.deps.clock.now();
+    if (row.status === 'expired' || row.status === 'failed' || row.expiresAt <= now) {
+      throw new Fault('CheckoutSessionExpired');
+    }
+
+    const decision = provider.decideCard(request, now);
+    const paymentIntentId = row.paymentIntentId ?? provider.newPaymentIntentId();
+    const delivery =
+      decision.outcome === 'succeeded'
+        ? provider.signEvent('checkout.session.completed', sandboxSessionObject(row, paymentIntentId), now)
+        : provider.signEvent(
+            'payment_intent.payment_failed',
+            sandboxDeclinedIntent(row, paymentIntentId, decision.declineCode),
+            now,
+          );
+    await this.handleWebhook(delivery.rawBody, delivery.signature);
+    if (decision.outcome === 'declined') {
+      throw new Fault('CardDeclined', { DeclineCode: decision.declineCode, InvoiceTag: row.invoiceTag });
+    }
+    return paid;
+  }
+
+  private sandboxProvider(): SandboxCheckoutProvider {
+    const { provider } = this.checkout;
+    if (!(provider instanceof SandboxCheckoutProvider)) throw new Fault('NotFound');
+    return provider;
+  }
+
+  private async sandboxRow(clientSecret: string): Promise<CheckoutSessionRow> {
+    this.sandboxProvider();
+    const sessionId = sandboxSessionIdOf(clientSecret);
+    const [row] = sessionId
+      ? await this.deps.db
+          .select()
+          .from(checkoutSessions)
+          .where(and(eq(checkoutSessions.provider, 'sandbox'), eq(checkoutSessions.providerSessionId, sessionId)))
+          .limit(1)
+      : [];
+    if (!row || !clientSecretMatches(clientSecret, row.clientSecretHash)) throw new Fault('CheckoutSessionNotFound');
+    return row;
+  }
+
+  private async applyEvent(tx: Transaction, event: PaymentEvent): Promise<EventEffect> {
+    const object = event.data.object;
+    switch (event.type) {
+      case 'checkout.session.completed':
+      case 'checkout.session.async_payment_succeeded':
+      case 'checkout.session.async_payment_failed':
+      case 'checkout.session.expired': {
+        const row = await this.lockSession(tx, eq(checkoutSessions.providerSessionId, text(object.id) ?? ''));
+        if (!row) return { outcome: 'ignored', reason: 'unknown_session' };
+        if (event.type === 'checkout.session.expired') {
+          return this.transition(tx, row, 'expired', ['pending', 'declined'], { reason: 'expired' });
+        }
+        if (event.type === 'checkout.session.async_payment_failed') {
+          return this.transition(tx, row, 'failed', ['pending', 'processing', 'declined'], {
+            reason: 'async_payment_failed',
+          });
+        }
+        const paymentStatus = text(object.payment_status);
+        const isPaid =
+          event.type === 'checkout.session.async_payment_succeeded' ||
+          paymentStatus === 'paid' ||
+          paymentStatus === 'no_payment_required';
+        const paymentIntentId = text(object.payment_intent);
+        if (!isPaid) return this.transition(tx, row, 'processing', ['pending', 'declined'], { paymentIntentId });
+        return this.fulfil(tx, row, paymentIntentId, object);
+      }
+      case 'payment_intent.payment_failed': {
+        const invoiceTag = text(record(object.metadata)?.[INVOICE_TAG_KEY]);
+        if (!invoiceTag) return { outcome: 'ignored', reason: 'unknown_session' };
+        const row = await this.lockSession(tx, eq(checkoutSessions.invoiceTag, invoiceTag));
+        if (!row) return { outcome: 'ignored', reason: 'unknown_session' };
+        const error = record(object.last_payment_error);
+        const reason = text(error?.decline_code) ?? text(error?.code) ?? 'payment_failed';
+        return this.transition(tx, row, 'declined', ['pending', 'declined'], {
+          reason,
+          paymentIntentId: text(object.id),
+        });
+      }
+      default:
+        return { outcome: 'ignored', reason: 'unhandled_type' };
+    }
+  }
+
+  /** Marks the session paid and credits its tokens, once: the ledger keys the lot on the invoice tag. */
+  private async fulfil(
+    tx: Transaction,
+    row: CheckoutSessionRow,
+    paymentIntentId: string | undefined,
+    object: Record<string, unknown>,
+  ): Promise<EventEffect> {
+    if (row.status === 'succeeded') return { outcome: 'ignored', invoiceTag: row.invoiceTag, reason: 'already_paid' };
+    const now = this.deps.clock.now();
+    await tx
+      .update(checkoutSessions)
+      .set({
+        status: 'succeeded',
+        completedAt: now,
+        failureReason: null,
+        paymentIntentId: paymentIntentId ?? row.paymentIntentId,
+      })
+      .where(eq(checkoutSessions.invoiceTag, row.invoiceTag));
+    const credited = await this.deps.ledger.credit(tx, {
+      userId: row.userId,
+      amount: row.tokenAmount,
+      cause: 'purchase',
+      sourceRef: `checkout:${row.invoiceTag}`,
+    });
+    const amountTotal = typeof object.amount_total === 'number' ? object.amount_total : undefined;
+    const isAmountAsOffered = amountTotal === undefined || amountTotal === row.amountInCents;
+    if (!isAmountAsOffered) {
+      this.deps.log.warn({ invoiceTag: row.invoiceTag, amountTotal }, 'checkout paid a different amount than offered');
+    }
+    return {
+      outcome: credited ? 'credited' : 'recorded',
+      invoiceTag: row.invoiceTag,
+      ...(isAmountAsOffered ? {} : { reason: `amount_total ${amountTotal}` }),
+    };
+  }
+
+  /** A status change allowed only from the listed states; anything else is recorded as ignored. */
+  private async transition(
+    tx: Transaction,
+    row: CheckoutSessionRow,
+    to: CheckoutStatus,
+    from: CheckoutStatus[],
+    details: { reason?: string; paymentIntentId?: string | undefined },
+  ): Promise<EventEffect> {
+    if (!from.includes(row.status)) {
+      return { outcome: 'ignored', invoiceTag: row.invoiceTag, reason: `status_${row.status}` };
+    }
+    await tx
+      .update(checkoutSessions)
+      .set({
+        status: to,
+        failureReason: details.reason ?? null,
+        paymentIntentId: row.paymentIntentId ?? details.paymentIntentId ?? null,
+        ...(to === 'failed' || to === 'expired' ? { completedAt: this.deps.clock.now() } : {}),
+      })
+      .where(and(eq(checkoutSessions.invoiceTag, row.invoiceTag), inArray(checkoutSessions.status, from)));
+    return { outcome: 'recorded', invoiceTag: row.invoiceTag, ...(details.reason ? { reason: details.reason } : {}) };
+  }
+
+  /** The session an event is about, locked for the rest of the transaction; this provider's only. */
+  private async lockSession(tx: Transaction, match: ReturnType<typeof eq>): Promise<CheckoutSessionRow | undefined> {
+    const [row] = await tx
+      .select()
+      .from(checkoutSessions)
+      .where(and(eq(checkoutSessions.provider, this.checkout.provider.kind), match))
+      .limit(1)
+      .for('update');
+    return row;
+  }
+
+  /** After a failed attempt: remembered as an error, so that Stripe's retry may claim it again. */
+  private async recordEventError(
+    event: PaymentEvent,
+    provider: CheckoutSessionRow['provider'],
+    receivedAt: Date,
+    error: unknown,
+  ): Promise<void> {
+    const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500);
+    try {
+      await this.deps.db
+        .insert(paymentWebhookEvents)
+        .values({ eventId: event.id, provider, type: event.type, outcome: 'error', failureReason: reason, receivedAt })
+        .onConflictDoUpdate({
+          target: paymentWebhookEvents.eventId,
+          set: { failureReason: reason, receivedAt },
+          setWhere: eq(paymentWebhookEvents.outcome, 'error'),
+        });
+    } catch (recordError) {
+      this.deps.log.error({ err: recordError, eventId: event.id }, 'payment webhook error not recorded');
+    }
+  }
+}
+
+/**
+ * The return URL of the payment provider. The SPA sends one only when it is not on the main
+ * production host; it must then be on PUBLIC_URL's origin (outside production, localhost on
+ * any port too, for the Vite dev server). Anything else is refused: no open redirect.
+ */
+export function resolveReturnUrl(requested: string | undefined, config: Config, invoiceTag: string): string {
+  const base = requested ?? `${config.publicUrl}${POST_CHECKOUT_PATH}`;
+  if (!URL.canParse(base)) throw new Fault('CheckoutReturnUrlNotAllowed');
+  const url = new URL(base);
+  if (requested && !isAllowedReturnUrl(url, config)) throw new Fault('CheckoutReturnUrlNotAllowed');
+  url.hash = '';
+  url.searchParams.set('invoice_tag', invoiceTag);
+  // Stripe fills in the session id; the braces must stay unencoded.
+  return `${url.toString()}&session_id={CHECKOUT_SESSION_ID}`;
+}
+
+function isAllowedReturnUrl(url: URL, config: Config): boolean {
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return false;
+  if (url.username || url.password) return false;
+  if (url.origin === new URL(config.publicUrl).origin) return true;
+  return !config.isProduction && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+}
+
+/** The data layer's purchase event (spec §7: price in units with 2 decimals, item category One-off). */
+function purchaseAnalytics(row: CheckoutSessionRow): PurchaseAnalytics {
+  const value = Number((row.amountInCents / 100).toFixed(2));
+  return {
+    TransactionId: row.invoiceTag,
+    Value: value,
+    Currency: row.currency,
+    Items: [
+      {
+        ItemId: row.priceId,
+        ItemName: row.bundleTitle,
+        Price: value,
+        ItemCategory: TOKEN_BUNDLE_ITEM_CATEGORY,
+        Quantity: 1,
+      },
+    ],
+  };
+}
+
+/** A Checkout Session object as Stripe sends it in checkout.session.completed (the fields we read and a few more). */
+function sandboxSessionObject(row: CheckoutSessionRow, paymentIntentId: string): Record<string, unknown> {
+  return {
+    id: row.providerSessionId,
+    object: 'checkout.session',
+    mode: 'payment',
+    ui_mode: 'embedded_page',
+    status: 'complete',
+    payment_status: 'paid',
+    client_reference_id: row.invoiceTag,
+    amount_total: row.amountInCents,
+    currency: row.currency.toLowerCase(),
+    payment_intent: paymentIntentId,
+    metadata: { ...row.analyticsMetadata, [INVOICE_TAG_KEY]: row.invoiceTag },
+    livemode: false,
+  };
+}
+
+/** A PaymentIntent as Stripe sends it in payment_intent.payment_failed after a card decline. */
+function sandboxDeclinedIntent(
+  row: CheckoutSessionRow,
+  paymentIntentId: string,
+  declineCode: string,
+): Record<string, unknown> {
+  return {
+    id: paymentIntentId,
+    object: 'payment_intent',
+    status: 'requires_payment_method',
+    amount: row.amountInCents,
+    currency: row.currency.toLowerCase(),
+    metadata: { [INVOICE_TAG_KEY]: row.invoiceTag },
+    last_payment_error: { type: 'card_error', code: 'card_declined', decline_code: declineCode },
+    livemode: false,
+  };
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function record(value: unknown): Record<string, unknown> | undefined {
+  return value && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
+}

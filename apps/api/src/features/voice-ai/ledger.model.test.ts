@@ -1,0 +1,270 @@
+import { type TokenLotCause, tokenCostForSeconds } from '@soundid/contracts';
+import { asc, eq, sum } from 'drizzle-orm';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withInvariants } from '../../../test/model-commands';
+import { createTestApp, type TestApp } from '../../../test/test-app';
+import { users } from '../../db/schema';
+import { tokenLots, tokenSpendAllocations } from '../../db/voice-ai-schema';
+import { Fault } from '../../lib/fault';
+import { TokenLedger } from './ledger';
+
+/**
+ * Model-based tests of the token ledger (fast-check `commands` and `scheduler`). The model is a
+ * list of lots; after every step the ledger agrees with it and the invariants hold: balance =
+ * grants + purchases - spends (less what expired), no lot below 0 or above its amount, spends
+ * take the earliest live lots first, expired lots are never spent, a retried request id or a
+ * credited source changes nothing.
+ */
+const RUNS = Number(process.env.MODEL_RUNS ?? 25);
+
+interface ModelLot {
+  remaining: number;
+  expiresAt: number;
+}
+
+interface Model {
+  lots: ModelLot[];
+  sources: Set<string>;
+  credited: Record<TokenLotCause, number>;
+  spent: number;
+  /** Request id → what the first spend answered, and for how many seconds. */
+  answered: Map<string, { TokensSpent: number; TokenBalance: number; millis: number }>;
+}
+
+interface Real {
+  t: TestApp;
+  ledger: TokenLedger;
+  userId: string;
+}
+
+let t: TestApp;
+let ledger: TokenLedger;
+let customers = 0;
+beforeAll(async () => {
+  t = await createTestApp();
+  ledger = new TokenLedger(t.database.db, t.clock);
+});
+afterAll(() => t.close());
+
+async function newCustomer(): Promise<string> {
+  customers += 1;
+  const now = t.clock.now();
+  const [user] = await t.database.db
+    .insert(users)
+    .values({ email: `ledger${customers}@example.com`, createdAt: now, updatedAt: now })
+    .returning({ id: users.id });
+  return user?.id as string;
+}
+
+const twelveMonthsFrom = (at: number) => {
+  const expiry = new Date(at);
+  expiry.setUTCMonth(expiry.getUTCMonth() + 12);
+  return expiry.getTime();
+};
+
+const liveLots = (m: Model, at: number) => m.lots.filter((lot) => lot.expiresAt > at);
+
+/** A grant or a purchase, keyed on its source: the same source again credits nothing. */
+class Credit implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly cause: 'grant' | 'purchase',
+    readonly amount: number,
+    readonly source: string,
+  ) {}
+  check = () => true;
+  async run(m: Model, r: Real) {
+    const at = r.t.clock.now().getTime();
+    const sourceRef = `${this.cause}:${r.userId}:${this.source}`;
+    const credited = await r.ledger.credit(r.t.database.db, {
+      userId: r.userId,
+      amount: this.amount,
+      cause: this.cause,
+      sourceRef,
+    });
+    expect(credited).toBe(!m.sources.has(sourceRef));
+    if (!credited) return;
+    m.sources.add(sourceRef);
+    m.lots.push({ remaining: this.amount, expiresAt: twelveMonthsFrom(at) });
+    m.credited[this.cause] += this.amount;
+  }
+  toString = () => `${this.cause}(${this.amount}, ${this.source})`;
+}
+
+class Spend implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly seconds: number,
+    readonly requestId: string,
+  ) {}
+  check = () => true;
+  async run(m: Model, r: Real) {
+    const at = r.t.clock.now().getTime();
+    const cost = tokenCostForSeconds(this.seconds);
+    const prior = m.answered.get(this.requestId);
+    const live = liveLots(m, at).filter((lot) => lot.remaining > 0);
+    const available = live.reduce((sum, lot) => sum + lot.remaining, 0);
+    let outcome: { TokensSpent: number; TokenBalance: number } | Fault;
+    try {
+      outcome = await r.ledger.spend(r.userId, this.seconds, this.requestId);
+    } catch (error) {
+      expect(error).toBeInstanceOf(Fault);
+      outcome = error as Fault;
+    }
+    if (prior) {
+      if (prior.millis === Math.round(this.seconds * 1000)) {
+        expect(outcome).toEqual({ TokensSpent: prior.TokensSpent, TokenBalance: prior.TokenBalance });
+      } else {
+        expect((outcome as Fault).faultName).toBe('TokenRequestIdReused');
+      }
+      return;
+    }
+    if (available < cost) {
+      expect((outcome as Fault).faultName).toBe('TokenBalanceInsufficient');
+      return;
+    }
+    expect(outcome).toEqual({ TokensSpent: cost, TokenBalance: available - cost });
+    let due = cost;
+    for (const lot of live) {
+      const take = Math.min(due, lot.remaining);
+      lot.remaining -= take;
+      due -= take;
+    }
+    m.spent += cost;
+    m.answered.set(this.requestId, {
+      TokensSpent: cost,
+      TokenBalance: available - cost,
+      millis: Math.round(this.seconds * 1000),
+    });
+  }
+  toString = () => `spend(${this.seconds}s, ${this.requestId})`;
+}
+
+class AdvanceDays implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly days: number) {}
+  check = () => true;
+  async run(_m: Model, r: Real) {
+    r.t.clock.advanceHours(this.days * 24);
+  }
+  toString = () => `advance(${this.days}d)`;
+}
+
+async function assertInvariants(m: Model, r: Real): Promise<void> {
+  const db = r.t.database.db;
+  const lots = await db
+    .select({ id: tokenLots.id, amount: tokenLots.amount, remaining: tokenLots.remaining })
+    .from(tokenLots)
+    .where(eq(tokenLots.userId, r.userId))
+    .orderBy(asc(tokenLots.purchasedAt), asc(tokenLots.seq));
+  const allocations = await db
+    .select({ lotId: tokenSpendAllocations.lotId, tokens: sum(tokenSpendAllocations.tokens) })
+    .from(tokenSpendAllocations)
+    .where(eq(tokenSpendAllocations.userId, r.userId))
+    .groupBy(tokenSpendAllocations.lotId);
+  const allocated = new Map(allocations.map((a) => [a.lotId, Number(a.tokens)]));
+  // FIFO and expiry: each lot holds exactly what the model's earliest-live-first spending left.
+  expect(lots.map((lot) => lot.remaining)).toEqual(m.lots.map((lot) => lot.remaining));
+  for (const lot of lots) {
+    expect(lot.remaining).toBeGreaterThanOrEqual(0);
+    expect(lot.remaining).toBeLessThanOrEqual(lot.amount);
+    expect(lot.amount - lot.remaining).toBe(allocated.get(lot.id) ?? 0);
+  }
+  const remaining = lots.reduce((sum, lot) => sum + lot.remaining, 0);
+  expect(remaining).toBe(m.credited.grant + m.credited.purchase - m.spent);
+  const at = r.t.clock.now().getTime();
+  const live = liveLots(m, at).reduce((sum, lot) => sum + lot.remaining, 0);
+  expect(await r.ledger.balance(r.userId)).toBe(live);
+}
+
+const requestIds = fc.constantFrom('r1', 'r2', 'r3', 'r4', 'r5', 'r6');
+const commands = [
+  fc
+    .tuple(
+      fc.constantFrom('grant' as const, 'purchase' as const),
+      fc.integer({ min: 1, max: 400 }),
+      fc.constantFrom('a', 'b', 'c', 'd'),
+    )
+    .map(([cause, amount, source]) => new Credit(cause, amount, source)),
+  fc.tuple(fc.double({ min: 0.01, max: 40, noNaN: true }), requestIds).map(([s, id]) => new Spend(s, id)),
+  fc.tuple(fc.integer({ min: 1, max: 20 }), requestIds).map(([s, id]) => new Spend(s, id)),
+  fc.integer({ min: 1, max: 200 }).map((days) => new AdvanceDays(days)),
+].map((arbitrary) => arbitrary.map((command) => withInvariants(command, assertInvariants)));
+
+const emptyModel = (): Model => ({
+  lots: [],
+  sources: new Set(),
+  credited: { grant: 0, purchase: 0, trial: 0 },
+  spent: 0,
+  answered: new Map(),
+});
+
+describe('token ledger state machine', () => {
+  it('agrees with the FIFO model and keeps its invariants after every command', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.commands(commands, { maxCommands: 20 }), async (cmds) => {
+        const userId = await newCustomer();
+        await fc.asyncModelRun(async () => ({ model: emptyModel(), real: { t, ledger, userId } }), cmds);
+      }),
+      { numRuns: RUNS, seed: 20261122 },
+    );
+  });
+
+  it('concurrent spends and retries in any interleaving charge each request once and never overdraw', async () => {
+    const spend = fc.record({ seconds: fc.integer({ min: 1, max: 30 }), requestId: requestIds });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.scheduler(),
+        fc.array(fc.integer({ min: 50, max: 300 }), { minLength: 1, maxLength: 3 }),
+        fc.array(spend, { minLength: 2, maxLength: 12 }),
+        async (s, grants, spends) => {
+          const userId = await newCustomer();
+          for (const [i, amount] of grants.entries()) {
+            await ledger.credit(t.database.db, { userId, amount, cause: 'grant', sourceRef: `g:${userId}:${i}` });
+          }
+          const initial = grants.reduce((sum, amount) => sum + amount, 0);
+          // The scheduler starts the spends in an order of its choosing while earlier ones still run.
+          const settled = Promise.all(
+            spends.map((request) =>
+              s
+                .schedule(Promise.resolve(request), `${request.requestId}:${request.seconds}s`)
+                .then((r) => ledger.spend(userId, r.seconds, r.requestId))
+                .then(
+                  (result) => ({ request, result }),
+                  (error: unknown) => ({ request, fault: (error as Fault).faultName }),
+                ),
+            ),
+          );
+          await s.waitAll();
+          const outcomes = await settled;
+
+          // Every request id was charged once: its successful answers agree with each other.
+          const charged = new Map<string, { TokensSpent: number; TokenBalance: number }>();
+          for (const outcome of outcomes) {
+            if (!('result' in outcome)) continue;
+            const first = charged.get(outcome.request.requestId);
+            if (first) expect(outcome.result).toEqual(first);
+            else charged.set(outcome.request.requestId, outcome.result);
+          }
+          // The distinct spends line up as one serial history from the initial balance.
+          const serial = [...charged.values()].sort((a, b) => b.TokenBalance - a.TokenBalance);
+          let balance = initial;
+          for (const step of serial) {
+            balance -= step.TokensSpent;
+            expect(step.TokenBalance).toBe(balance);
+          }
+          expect(balance).toBeGreaterThanOrEqual(0);
+          expect(await ledger.balance(userId)).toBe(balance);
+          for (const outcome of outcomes) {
+            if ('fault' in outcome && outcome.fault === 'TokenBalanceInsufficient') {
+              expect(tokenCostForSeconds(outcome.request.seconds)).toBeGreaterThan(balance);
+            } else if ('fault' in outcome) {
+              // The same id with other seconds than the spend that won.
+              expect(outcome.fault).toBe('TokenRequestIdReused');
+              expect(charged.has(outcome.request.requestId)).toBe(true);
+            }
+          }
+        },
+      ),
+      { numRuns: RUNS, seed: 6_2026 },
+    );
+  });
+});

@@ -1,0 +1,26 @@
+import type { VoiceAiProductList } from '@soundid/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppDeps } from '../../app';
+import type { LicenceList } from '../licences/licence-list';
+import { getTokenBundles } from './bundles';
+
+/**
+ * GetProducts (spec §3, Voice AI product list): the customer's trial offer and status line
+ * from the licence list, and the token bundles on sale. When the payment provider cannot list
+ * its prices (and no earlier list is cached), the page still loads, without bundles.
+ */
+export async function voiceAiProductList(
+  userId: string,
+  list: LicenceList,
+  deps: Pick<AppDeps, 'config' | 'clock' | 'random'>,
+  log: FastifyBaseLogger,
+): Promise<VoiceAiProductList> {
+  const [offer, bundles] = await Promise.all([
+    list.voiceAiOffer(userId),
+    getTokenBundles(deps).catch((error: unknown) => {
+      log.warn({ err: error }, 'token bundles unavailable');
+      return { TokenBundles: [], StripePublicKey: '' };
+    }),
+  ]);
+  return { ...offer, ...bundles };
+}

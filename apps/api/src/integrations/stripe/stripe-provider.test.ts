@@ -1,0 +1,234 @@
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { faultOf, signUpVerified } from '../../../test/accounts-flow';
+import { deliverSigned, paidSessionEvent } from '../../../test/payment-webhooks';
+import { type StripeStandIn, startStripeStandIn, stripeBundlePrice } from '../../../test/stripe-stand-in';
+import { createTestApp, type TestApp } from '../../../test/test-app';
+import { getTokenBundles } from '../../features/voice-ai/bundles';
+import { Fault } from '../../lib/fault';
+import { StripeCheckoutProvider } from './stripe-provider';
+
+/**
+ * The Stripe adapter through the real stripe-node SDK, pointed at a local stand-in of the
+ * Stripe API (host, port, protocol 'http'), and webhooks signed with the SDK's own test helper.
+ */
+const WEBHOOK_SECRET = 'whsec_test_0123456789abcdef0123456789abcdef';
+
+let standIn: StripeStandIn;
+beforeAll(async () => {
+  standIn = await startStripeStandIn();
+  standIn.prices.push(
+    stripeBundlePrice('price_1k', 1000, 999),
+    stripeBundlePrice('price_5k', 5000, 3999, { ui_flags: 'IsMostPopular', new_price_text: 'Save 20%' }),
+    { ...stripeBundlePrice('price_untagged', 1, 100), metadata: {} },
+    { ...stripeBundlePrice('price_monthly', 100, 500), type: 'recurring' },
+  );
+});
+afterAll(() => standIn.close());
+
+const provider = () =>
+  new StripeCheckoutProvider({
+    secretKey: 'sk_test_standin',
+    publishableKey: 'pk_test_standin',
+    webhookSecret: WEBHOOK_SECRET,
+    apiUrl: standIn.url,
+  });
+
+describe('StripeCheckoutProvider against a Stripe stand-in', () => {
+  it('lists active one-time Prices tagged with metadata.soundid_tokens', async () => {
+    const prices = await provider().listPrices();
+    expect(prices.map((p) => p.priceId)).toEqual(['price_1k', 'price_5k']);
+    expect(prices[1]).toEqual({
+      priceId: 'price_5k',
+      tokens: 5000,
+      title: '5000 VoiceAI tokens',
+      contents: '5,000 tokens',
+      description: 'Tokens for SoundID VoiceAI',
+      uiFlags: ['IsMostPopular'],
+      amountInCents: 3999,
+      currency: 'USD',
+      newPriceText: 'Save 20%',
+    });
+    const list = standIn.requests.findLast((r) => r.path === '/v1/prices');
+    expect(list?.query.get('active')).toBe('true');
+    expect(list?.query.get('expand[0]')).toBe('data.product');
+  });
+
+  it('creates an embedded Checkout Session with the parameters of API version 2026-10-28', async () => {
+    const [price] = await provider().listPrices();
+    const created = await provider().createSession({
+      invoiceTag: 'inv_abc123',
+      price: price as NonNullable<typeof price>,
+      customerEmail: 'buyer@example.com',
+      metadata: { invoice_tag: 'inv_abc123', ga_client_id: 'GA1.1.1.2' },
+      returnUrl: 'http://localhost:3000/products/post-checkout?invoice_tag=inv_abc123&session_id={CHECKOUT_SESSION_ID}',
+      now: new Date(),
+    });
+    expect(created.clientSecret).toMatch(/^cs_test_standin\d+_secret_/);
+    expect(created.sessionId).toMatch(/^cs_test_standin\d+$/);
+
+    const request = standIn.requests.findLast((r) => r.path === '/v1/checkout/sessions');
+    expect(request?.method).toBe('POST');
+    const form = Object.fromEntries(request?.form ?? []);
+    expect(form).toEqual({
+      ui_mode: 'embedded_page',
+      mode: 'payment',
+      'line_items[0][price]': 'price_1k',
+      'line_items[0][quantity]': '1',
+      customer_email: 'buyer@example.com',
+      client_reference_id: 'inv_abc123',
+      'metadata[invoice_tag]': 'inv_abc123',
+      'metadata[ga_client_id]': 'GA1.1.1.2',
+      'payment_intent_data[metadata][invoice_tag]': 'inv_abc123',
+      return_url:
+        'http://localhost:3000/products/post-checkout?invoice_tag=inv_abc123&session_id={CHECKOUT_SESSION_ID}',
+      redirect_on_completion: 'if_required',
+    });
+    expect(request?.headers['stripe-version']).toBe(Stripe.API_VERSION);
+    expect(request?.headers['idempotency-key']).toBe('checkout-inv_abc123');
+    expect(request?.headers.authorization).toBe('Bearer sk_test_standin');
+  });
+
+  it('a price Stripe does not know is PriceNotFound; Stripe unreachable is CheckoutUnavailable', async () => {
+    const missing = { ...(await provider().listPrices())[0], priceId: 'price_gone' } as Parameters<
+      StripeCheckoutProvider['createSession']
+    >[0]['price'];
+    const input = {
+      invoiceTag: 'inv_gone',
+      price: missing,
+      customerEmail: 'a@example.com',
+      metadata: {},
+      returnUrl: 'http://localhost:3000/x',
+      now: new Date(),
+    };
+    await expect(provider().createSession(input)).rejects.toMatchObject({ faultName: 'PriceNotFound' });
+
+    const down = new StripeCheckoutProvider({
+      secretKey: 'sk_test_standin',
+      publishableKey: 'pk_test_standin',
+      webhookSecret: WEBHOOK_SECRET,
+      apiUrl: 'http://127.0.0.1:1',
+    });
+    const error = await down.listPrices().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Fault);
+    expect((error as Fault).faultName).toBe('CheckoutUnavailable');
+  });
+
+  it('verifies webhook signatures made by generateTestHeaderString', () => {
+    const payload = JSON.stringify({ id: 'evt_1', object: 'event', type: 'ping', data: { object: {} } });
+    const now = new Date();
+    const header = Stripe.webhooks.generateTestHeaderString({
+      payload,
+      secret: WEBHOOK_SECRET,
+      timestamp: Math.floor(now.getTime() / 1000),
+    });
+    expect(provider().verifyWebhook(Buffer.from(payload), header, now).id).toBe('evt_1');
+    expect(() => provider().verifyWebhook(Buffer.from(payload), header.replace(/v1=./, 'v1=0'), now)).toThrow(Fault);
+  });
+});
+
+describe('card checkout with STRIPE_* set', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({
+      STRIPE_SECRET_KEY: 'sk_test_standin',
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_standin',
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_URL: standIn.url,
+    });
+  });
+  afterAll(() => t.close());
+
+  it('offers the Stripe Prices and the publishable key', async () => {
+    const { TokenBundles, StripePublicKey } = await getTokenBundles(t.app.deps);
+    expect(StripePublicKey).toBe('pk_test_standin');
+    expect(TokenBundles.map((b) => [b.PriceId, b.PriceText])).toEqual([
+      ['price_1k', '$9.99'],
+      ['price_5k', '$39.99'],
+    ]);
+    expect(TokenBundles[1]?.PriceMetadata).toEqual([{ Key: 'NewPriceText', Value: 'Save 20%' }]);
+  });
+
+  it('prepare → Stripe session; a real-signature completed event credits once, however often delivered', async () => {
+    const token = await signUpVerified(t, 'stripe-buyer@example.com');
+    const prepared = await t.call(
+      '/api/voiceai/PrepareTokenPurchaseCheckout',
+      { priceId: 'price_5k', metadata: [{ Key: 'affiliate', Value: 'partner-7' }] },
+      token,
+    );
+    expect(prepared.statusCode).toBe(200);
+    const result = prepared.json().Result;
+    expect(result).toMatchObject({
+      CheckoutSession: expect.stringMatching(/^cs_test_standin\d+_secret_/),
+      StripePublicKey: 'pk_test_standin',
+      TokenBundle: { SKU: 'price_5k', Title: '5000 VoiceAI tokens', Currency: 'USD', PriceAmountInCents: 3999 },
+    });
+    const form = standIn.requests.findLast((r) => r.path === '/v1/checkout/sessions')?.form;
+    expect(form?.get('client_reference_id')).toBe(result.InvoiceTag);
+    expect(form?.get('customer_email')).toBe('stripe-buyer@example.com');
+    expect(form?.get('metadata[affiliate]')).toBe('partner-7');
+    expect(form?.get('return_url')).toBe(
+      `http://localhost:3000/products/post-checkout?invoice_tag=${result.InvoiceTag}&session_id={CHECKOUT_SESSION_ID}`,
+    );
+
+    const status = () => t.call('/api/voiceai/GetPaymentStatus', { invoiceTag: result.InvoiceTag }, token);
+    expect((await status()).json().Result.PaymentIntentStatus).toBe('none');
+
+    const sessionId = result.CheckoutSession.replace(/_secret_.*$/, '');
+    const event = paidSessionEvent('evt_stripe_paid', sessionId, result.InvoiceTag, t.clock.now());
+    const forged = await deliverSigned(t, event, 'whsec_someone_else');
+    expect(forged.statusCode).toBe(400);
+    expect(faultOf(forged)).toBe('WebhookSignatureInvalid');
+    expect((await status()).json().Result.PaymentIntentStatus).toBe('none');
+
+    const burst = await Promise.all(Array.from({ length: 10 }, () => deliverSigned(t, event, WEBHOOK_SECRET)));
+    expect(burst.map((res) => res.statusCode)).toEqual(Array(10).fill(200));
+    expect(
+      burst.filter((res) => res.json().Result.Outcome === 'credited' && !res.json().Result.Duplicate),
+    ).toHaveLength(1);
+    const replay = await deliverSigned(t, event, WEBHOOK_SECRET);
+    expect(replay.json().Result).toEqual({ EventId: 'evt_stripe_paid', Duplicate: true, Outcome: 'credited' });
+
+    expect((await status()).json().Result).toMatchObject({
+      PaymentIntentStatus: 'succeeded',
+      AnalyticsMetadata: { TransactionId: result.InvoiceTag, Value: 39.99, Currency: 'USD' },
+    });
+    const history = (await t.call('/api/voiceai/GetPurchaseHistory', { page: 1 }, token)).json().Result.PageItems;
+    expect(history).toEqual([expect.objectContaining({ TokenAmount: 5000, Type: 'Purchased', TokenBalance: 5000 })]);
+  });
+
+  it('an asynchronous payment: processing is "none", then async_payment_succeeded credits', async () => {
+    const token = await signUpVerified(t, 'stripe-async@example.com');
+    const result = (await t.call('/api/voiceai/PrepareTokenPurchaseCheckout', { priceId: 'price_1k' }, token)).json()
+      .Result;
+    const sessionId = result.CheckoutSession.replace(/_secret_.*$/, '');
+    const session = { id: sessionId, object: 'checkout.session', client_reference_id: result.InvoiceTag };
+    const completedUnpaid = {
+      id: 'evt_async_1',
+      object: 'event',
+      type: 'checkout.session.completed',
+      data: { object: { ...session, payment_status: 'unpaid' } },
+    };
+    expect((await deliverSigned(t, completedUnpaid, WEBHOOK_SECRET)).json().Result.Outcome).toBe('recorded');
+    const status = () => t.call('/api/voiceai/GetPaymentStatus', { invoiceTag: result.InvoiceTag }, token);
+    expect((await status()).json().Result.PaymentIntentStatus).toBe('none');
+    const succeeded = {
+      id: 'evt_async_2',
+      object: 'event',
+      type: 'checkout.session.async_payment_succeeded',
+      data: { object: { ...session, payment_status: 'paid' } },
+    };
+    expect((await deliverSigned(t, succeeded, WEBHOOK_SECRET)).json().Result.Outcome).toBe('credited');
+    expect((await status()).json().Result.PaymentIntentStatus).toBe('succeeded');
+  });
+
+  it('has no sandbox routes when Stripe is configured', async () => {
+    const res = await t.call('/api/sandbox/checkout/pay', {
+      clientSecret: 'cs_sandbox_x_secret_y',
+      cardNumber: '4242424242424242',
+      expiry: '12/34',
+      cvc: '123',
+    });
+    expect(res.statusCode).toBe(404);
+  });
+});
