@@ -13,17 +13,21 @@ import { SessionService } from './features/accounts/sessions';
 import type { SocialVerifier } from './features/accounts/social-verifier';
 import { adminRoutes } from './features/admin/routes';
 import { appRoutes } from './features/apps/routes';
+import { licenceRoutes } from './features/licences/routes';
 import { devMailboxRoutes } from './features/mail/dev-mailbox-routes';
 import { createMailer, type Mailer } from './features/mail/mailer';
 import { metaRoutes } from './features/meta/routes';
+// Storefront: perpetual licence purchase (Shopify or the sandbox storefront)
+import { storefrontRoutes } from './features/storefront/routes';
 import { voiceAiAdminRoutes } from './features/voice-ai/admin-routes';
+import { checkoutRoutes } from './features/voice-ai/checkout-routes';
 import { voiceAiRoutes } from './features/voice-ai/routes';
 import { createSmtpTransport } from './integrations/mail/smtp-transport';
 import type { MailTransport } from './integrations/mail/types';
 import { createSocialVerifier } from './integrations/social';
 import { type Clock, type Random, systemClock, systemRandom } from './lib/clock';
 import { redactUrl } from './lib/redact';
-import { registerErrorHandling } from './plugins/errors';
+import { answerFrameworkError, registerErrorHandling } from './plugins/errors';
 import { registerJsonBody } from './plugins/json-body';
 import { registerOpenApi } from './plugins/openapi';
 import { registerSecurityHeaders } from './plugins/security-headers';
@@ -78,6 +82,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
+    frameworkErrors: answerFrameworkError,
     trustProxy: config.trustProxy,
     logger:
       options.logger === false
@@ -119,6 +124,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const sessions = new SessionService(db, clock, config.sessionSecret);
   const sessionCookie = new SessionCookie(config.publicUrl);
   const accounts = new AccountService({
+    log: app.log,
     db,
     clock,
     sessions,
@@ -167,6 +173,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(adminRoutes);
   await app.register(voiceAiRoutes);
   await app.register(voiceAiAdminRoutes);
+  await app.register(checkoutRoutes);
+  await app.register(licenceRoutes);
+  // Storefront: order webhook, operator order view, sandbox storefront
+  await app.register(storefrontRoutes);
   if (!config.isProduction && !config.smtpUrl) await app.register(devMailboxRoutes);
   await registerSpa(app, config.webDistDir ?? defaultWebDist);
   return app;

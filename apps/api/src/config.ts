@@ -32,10 +32,24 @@ const envSchema = z
     STRIPE_SECRET_KEY: optionalString,
     STRIPE_PUBLISHABLE_KEY: optionalString,
     STRIPE_WEBHOOK_SECRET: optionalString,
+    /** Another Stripe API base (stripe-mock, a test stand-in); unset: api.stripe.com. */
+    STRIPE_API_URL: optionalString.pipe(z.url().optional()),
+    /** Ed25519 private key (PKCS#8 PEM, \n allowed for newlines) that signs offline licence files. */
+    OFFLINE_LICENSE_SIGNING_KEY: optionalString,
+    /** Offline activation on the Licenses & Devices page; unset: on outside production only (ADR 0013). */
+    OFFLINE_ACTIVATION: z.enum(['true', 'false', '1', '0']).optional(),
     SHOPIFY_STORE_DOMAIN: optionalString,
     SHOPIFY_STOREFRONT_TOKEN: optionalString,
     SHOPIFY_WEBHOOK_SECRET: optionalString,
-    SHOPIFY_VOICE_AI_PRODUCT_IDS: optionalString,
+    /** Comma-separated Product GIDs of the voice AI perpetual licence (gid://shopify/Product/<number>). */
+    SHOPIFY_VOICE_AI_PRODUCT_IDS: optionalString.pipe(
+      z
+        .string()
+        .regex(/^gid:\/\/shopify\/Product\/\d+(\s*,\s*gid:\/\/shopify\/Product\/\d+)*$/, {
+          message: 'must be comma-separated product GIDs, e.g. gid://shopify/Product/7981234567890',
+        })
+        .optional(),
+    ),
     GOOGLE_CLIENT_ID: optionalString,
     APPLE_CLIENT_ID: optionalString,
     FACEBOOK_APP_ID: optionalString,
@@ -74,6 +88,18 @@ const envSchema = z
       .default('soundid'),
   })
   .superRefine((env, ctx) => {
+    // The storefront is all or nothing: a partial setup would sell licences it cannot grant.
+    const shopifyNames = [
+      'SHOPIFY_STORE_DOMAIN',
+      'SHOPIFY_STOREFRONT_TOKEN',
+      'SHOPIFY_WEBHOOK_SECRET',
+      'SHOPIFY_VOICE_AI_PRODUCT_IDS',
+    ] as const;
+    if (shopifyNames.some((name) => env[name])) {
+      for (const name of shopifyNames) {
+        if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required with the other SHOPIFY_*' });
+      }
+    }
     if (env.NODE_ENV !== 'production') return;
     for (const name of ['SESSION_SECRET', 'DATABASE_URL', 'PUBLIC_URL', 'ADMIN_TOKEN', 'SMTP_URL'] as const) {
       if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required in production' });
@@ -108,8 +134,12 @@ export interface Config {
     apple?: { clientId: string; jwksUrl?: string };
     facebook?: { appId: string; appSecret: string; graphUrl?: string };
   };
-  stripe?: { secretKey: string; publishableKey: string; webhookSecret: string };
+  stripe?: { secretKey: string; publishableKey: string; webhookSecret: string; apiUrl?: string };
   shopify?: { storeDomain: string; storefrontToken: string; webhookSecret: string; voiceAiProductIds: string[] };
+  /** PEM of the offline licence signing key; unset: DATA_DIR/offline-license-key.pem (not in production). */
+  offlineLicenseSigningKey: string | undefined;
+  /** Whether customers may activate offline (spec: development environment only, unless configured). */
+  offlineActivation: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -147,6 +177,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     redirectTargets: env.REDIRECT_TARGETS,
     appLoginScheme: env.APP_LOGIN_SCHEME,
     features: { coProducer: env.FEATURE_CO_PRODUCER },
+    offlineLicenseSigningKey: env.OFFLINE_LICENSE_SIGNING_KEY,
+    offlineActivation:
+      env.OFFLINE_ACTIVATION === undefined
+        ? !isProduction
+        : env.OFFLINE_ACTIVATION === 'true' || env.OFFLINE_ACTIVATION === '1',
     social: {
       ...(env.GOOGLE_CLIENT_ID && {
         google: {
@@ -172,16 +207,18 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
           secretKey: env.STRIPE_SECRET_KEY,
           publishableKey: env.STRIPE_PUBLISHABLE_KEY,
           webhookSecret: env.STRIPE_WEBHOOK_SECRET,
+          ...(env.STRIPE_API_URL && { apiUrl: env.STRIPE_API_URL }),
         },
       }),
     ...(env.SHOPIFY_STORE_DOMAIN &&
       env.SHOPIFY_STOREFRONT_TOKEN &&
-      env.SHOPIFY_WEBHOOK_SECRET && {
+      env.SHOPIFY_WEBHOOK_SECRET &&
+      env.SHOPIFY_VOICE_AI_PRODUCT_IDS && {
         shopify: {
           storeDomain: env.SHOPIFY_STORE_DOMAIN,
           storefrontToken: env.SHOPIFY_STOREFRONT_TOKEN,
           webhookSecret: env.SHOPIFY_WEBHOOK_SECRET,
-          voiceAiProductIds: (env.SHOPIFY_VOICE_AI_PRODUCT_IDS ?? '').split(',').filter(Boolean),
+          voiceAiProductIds: env.SHOPIFY_VOICE_AI_PRODUCT_IDS.split(',').map((id) => id.trim()),
         },
       }),
   };

@@ -2,6 +2,8 @@ import path from 'node:path';
 import { buildApp } from './app';
 import { type Config, ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
+import { seedDemoData } from './features/licences/demo-seed';
+import { systemClock, systemRandom } from './lib/clock';
 
 /** Reads the configuration, migrates the database and listens: the only module that does. */
 async function main(): Promise<void> {
@@ -22,6 +24,14 @@ async function main(): Promise<void> {
       : { kind: 'pglite', dataDir: path.join(config.dataDir, 'pgdata') },
   );
   await database.migrate();
+  const demo = config.isProduction
+    ? undefined
+    : await seedDemoData({
+        db: database.db,
+        clock: systemClock,
+        random: systemRandom,
+        appScheme: config.appLoginScheme,
+      });
   const app = await buildApp({ config, database });
 
   let closing = false;
@@ -44,6 +54,7 @@ async function main(): Promise<void> {
     lines.push(
       `Operator CLI: npm run admin -- --help (token in ${path.join(config.dataDir, 'admin-token')} unless ADMIN_TOKEN is set)`,
     );
+    if (demo) lines.push('', ...demo);
   }
   console.log(`\n${lines.join('\n')}\n`);
 }

@@ -1,3 +1,4 @@
+import { findUserByEmail } from '../src/features/accounts/users-repo';
 import type { TestApp } from './test-app';
 
 export const PASSWORD = 'correct horse battery';
@@ -14,4 +15,14 @@ export async function signUpVerified(t: TestApp, email: string, password = PASSW
 
 export function faultOf(res: { json(): unknown }): string | undefined {
   return (res.json() as { Fault?: { ExceptionName: string } }).Fault?.ExceptionName;
+}
+
+/**
+ * A new session of an existing customer, issued directly (no password hashing): for suites
+ * that need many fresh sessions because the calls they make may end the previous one.
+ */
+export async function freshSession(t: TestApp, email: string): Promise<string> {
+  const user = await findUserByEmail(t.database.db, email);
+  if (!user) throw new Error(`no account ${email}`);
+  return (await t.app.deps.sessions.issue(t.database.db, user.id, true)).token;
 }

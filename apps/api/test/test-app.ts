@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -50,6 +50,8 @@ export async function createTestApp(
     });
 
   const mailsTo: TestApp['mailsTo'] = async (address) => {
+    // Some mails go out after the answer (password resets): wait for that work first.
+    await app.deps.accounts.settled();
     const res = await app.inject({ method: 'GET', url: `/api/dev/mail?to=${encodeURIComponent(address)}` });
     return res.json().Result;
   };
@@ -71,4 +73,13 @@ export async function createTestApp(
       await database.close();
     },
   };
+}
+
+/** A built SPA stand-in (index.html and one hashed asset) for tests of what the service serves. */
+export function fakeWebDist(): string {
+  const dist = mkdtempSync(path.join(tmpdir(), 'soundid-dist-'));
+  mkdirSync(path.join(dist, 'assets'));
+  writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>My SoundID</title><div id="root"></div>');
+  writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
+  return dist;
 }

@@ -39,6 +39,28 @@ describe('bad input gets a 400 Fault, never a 5xx', () => {
     expect(res.json().Success).toBe(false);
   });
 
+  it('text the database cannot store (a NUL character) in a body or a query', async () => {
+    const inBody = await post(JSON.stringify({ email: 'a\u0000b@example.com', password: '12345678' }));
+    const inQuery = await t.app.inject({ method: 'GET', url: '/api/dev/mail?to=%00' });
+    for (const res of [inBody, inQuery]) {
+      expect(res.statusCode).toBe(400);
+      expect(res.json().Fault).toMatchObject({ ExceptionName: 'RequestInvalid', ExceptionType: 10 });
+    }
+  });
+
+  it('a path parameter longer than the router takes, or a malformed URL, with the security headers', async () => {
+    for (const url of [
+      `/api/actions/devices/${'a'.repeat(5000)}/deactivate`,
+      '/api/actions/devices/%E0%A4%A/deactivate',
+    ]) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json().Fault).toMatchObject({ ExceptionName: 'RequestInvalid', ExceptionType: 10 });
+      expect(res.headers['content-security-policy'], url).toMatch(/default-src 'self'/);
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+    }
+  });
+
   it('an unknown API path is a JSON 404 Fault', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/nope' });
     expect(res.statusCode).toBe(404);
@@ -57,13 +79,19 @@ describe('operations', () => {
     const store = (await t.app.inject('/api/shopify/store-settings')).json().Result;
     expect(store).toMatchObject({ ApiVersion: '2025-01', Sandbox: true });
     const config = (await t.app.inject('/api/config')).json().Result;
-    expect(config).toMatchObject({ AppTarget: 'reference', SocialProviders: {}, DevelopmentEnv: true });
+    expect(config).toMatchObject({
+      AppTarget: 'reference',
+      SocialProviders: {},
+      DevelopmentEnv: true,
+      MainHost: 'localhost:3000',
+    });
   });
 
   it('serves the OpenAPI document generated from the schemas', async () => {
     const doc = (await t.app.inject('/api/docs')).json();
     expect(doc.openapi).toMatch(/^3\./);
     expect(doc.paths['/api/accounts/LoginByEmail'].post.requestBody).toBeDefined();
+    expect(doc.paths['/api/voiceai/GetProducts'].post.requestBody).toBeDefined();
   });
 
   it('sets the security headers on every response', async () => {

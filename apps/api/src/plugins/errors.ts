@@ -2,6 +2,7 @@ import { ExceptionType } from '@soundid/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { Fault } from '../lib/fault';
+import { setSecurityHeaders } from './security-headers';
 
 /** Errors that mean the database cannot be reached right now: a 503, not a 500. */
 const UNAVAILABLE_CODES = new Set([
@@ -18,13 +19,26 @@ const UNAVAILABLE_CODES = new Set([
 ]);
 
 /** Walks the cause chain too: Drizzle wraps the driver's error in its own. */
-function isDatabaseUnavailable(error: unknown): boolean {
+function anyCause(error: unknown, test: (e: ErrorLike) => boolean): boolean {
   for (let e = error as ErrorLike | undefined, depth = 0; e && depth < 5; e = e.cause, depth++) {
-    if (e.code !== undefined && UNAVAILABLE_CODES.has(e.code)) return true;
-    if (UNAVAILABLE_MESSAGES.test(e.message ?? '')) return true;
+    if (test(e)) return true;
   }
   return false;
 }
+
+const isDatabaseUnavailable = (error: unknown) =>
+  anyCause(
+    error,
+    (e) => (e.code !== undefined && UNAVAILABLE_CODES.has(e.code)) || UNAVAILABLE_MESSAGES.test(e.message ?? ''),
+  );
+
+/**
+ * Text PostgreSQL cannot store (a NUL character, found by the fuzz suite in a query string):
+ * the input is bad, not the service.
+ */
+const UNSTORABLE_TEXT_CODES = new Set(['22021', '22P05']);
+const isUnstorableText = (error: unknown) =>
+  anyCause(error, (e) => e.code !== undefined && UNSTORABLE_TEXT_CODES.has(e.code));
 
 interface ErrorLike {
   code?: string;
@@ -50,6 +64,7 @@ export function toFault(error: unknown): Fault {
   const fastifyError = error as FastifyError;
   if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new Fault('RequestTooLarge');
   if (isDatabaseUnavailable(error)) return new Fault('ServiceUnavailable');
+  if (isUnstorableText(error)) return new Fault('RequestInvalid');
   const status = fastifyError.statusCode;
   if (status && status >= 400 && status < 500) {
     const fault = new Fault(
@@ -64,6 +79,15 @@ export function toFault(error: unknown): Fault {
 
 export function sendFault(reply: FastifyReply, fault: Fault): FastifyReply {
   return reply.code(fault.status).type('application/json').send({ Success: false, Fault: fault.toBody() });
+}
+
+/**
+ * Fastify's own refusals before routing (a malformed URL, a path parameter longer than the
+ * router takes): the same 400 Fault as any bad input, not Fastify's default body.
+ */
+export function answerFrameworkError(_error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  setSecurityHeaders(reply);
+  sendFault(reply, new Fault('RequestInvalid'));
 }
 
 export function registerErrorHandling(app: FastifyInstance, onSessionFault: (reply: FastifyReply) => void): void {

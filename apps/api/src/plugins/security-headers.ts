@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import helmet from 'helmet';
 import type { Config } from '../config';
 
@@ -9,9 +9,19 @@ const PROVIDER_SCRIPTS = [
   'https://connect.facebook.net',
 ];
 const PROVIDER_FRAMES = ['https://accounts.google.com', 'https://appleid.apple.com', 'https://www.facebook.com'];
+/**
+ * What Stripe.js and its embedded Checkout need (Stripe's security guide, "Content security
+ * policy": Stripe.js and Checkout), allowed only when Stripe is configured: the sandbox card
+ * form is this origin's own. hooks.stripe.com frames 3-D Secure challenges.
+ */
 const STRIPE = {
-  script: ['https://js.stripe.com'],
-  frame: ['https://js.stripe.com', 'https://checkout.stripe.com'],
+  script: ['https://js.stripe.com', 'https://*.js.stripe.com', 'https://checkout.stripe.com'],
+  frame: [
+    'https://js.stripe.com',
+    'https://*.js.stripe.com',
+    'https://hooks.stripe.com',
+    'https://checkout.stripe.com',
+  ],
   connect: ['https://api.stripe.com', 'https://checkout.stripe.com'],
 };
 
@@ -23,18 +33,20 @@ const STRIPE = {
 export function registerSecurityHeaders(app: FastifyInstance, config: Config): void {
   const https = config.publicUrl.startsWith('https://');
   const chat = config.supportChatScriptUrl ? [new URL(config.supportChatScriptUrl).origin] : [];
+  // The buy page's Storefront API calls; the sandbox storefront is this origin.
   const shopify = config.shopify ? [`https://${config.shopify.storeDomain}`] : [];
+  const stripe = config.stripe ? STRIPE : { script: [], frame: [], connect: [] };
   const applyHeaders = helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", ...PROVIDER_SCRIPTS, ...STRIPE.script, ...chat],
+        scriptSrc: ["'self'", ...PROVIDER_SCRIPTS, ...stripe.script, ...chat],
         styleSrc: ["'self'", "'unsafe-inline'", 'https://accounts.google.com'],
         imgSrc: ["'self'", 'data:', 'https:'],
         fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'", 'https://accounts.google.com', ...STRIPE.connect, ...shopify, ...chat],
-        frameSrc: ["'self'", ...PROVIDER_FRAMES, ...STRIPE.frame],
+        connectSrc: ["'self'", 'https://accounts.google.com', ...stripe.connect, ...shopify, ...chat],
+        frameSrc: ["'self'", ...PROVIDER_FRAMES, ...stripe.frame],
         objectSrc: ["'none'"],
         baseUri: ["'none'"],
         formAction: ["'self'"],
@@ -49,7 +61,16 @@ export function registerSecurityHeaders(app: FastifyInstance, config: Config): v
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     frameguard: { action: 'deny' },
   });
+  middlewareOf.set(app, applyHeaders);
   app.addHook('onRequest', (request, reply, done) => {
     applyHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined));
   });
+}
+
+type HeadersMiddleware = ReturnType<typeof helmet>;
+const middlewareOf = new WeakMap<FastifyInstance, HeadersMiddleware>();
+
+/** The same headers on an answer that no hook sees (Fastify's refusals before routing). */
+export function setSecurityHeaders(reply: FastifyReply): void {
+  middlewareOf.get(reply.server)?.(reply.request.raw, reply.raw, () => {});
 }

@@ -36,6 +36,14 @@ export class SessionCookie {
   }
 }
 
+/**
+ * A request made by a browser: browsers add Fetch Metadata (Sec-Fetch-Site) to every request,
+ * and script can neither set nor remove it. Desktop apps and curl send none.
+ */
+export function isBrowserRequest(request: FastifyRequest): boolean {
+  return request.headers['sec-fetch-site'] !== undefined;
+}
+
 export interface Authenticated extends AuthenticatedSession {
   /** How the token came: apps send the header, browsers the cookie. */
   via: 'header' | 'cookie';

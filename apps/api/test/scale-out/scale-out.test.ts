@@ -1,63 +1,22 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deriveSandboxWebhookSecret, sandboxSessionIdOf } from '../../src/integrations/stripe/sandbox-provider';
+import { paidSessionEvent } from '../payment-webhooks';
+import { postJson, type ServiceProcess, scratchDatabase, signUpThrough, startService } from '../service-process';
 
 /**
  * Two service processes on one PostgreSQL, on different ports: what one replica records
- * (sessions, lockout counters, action tokens) the other one honours.
+ * (sessions, lockout counters, action tokens, payment events) the other one honours.
  */
 const serverUrl = process.env.TEST_DATABASE_URL;
 const runs = process.env.TEST_DB_KIND === 'postgres' && serverUrl !== undefined;
-const serverEntry = fileURLToPath(new URL('../../src/server.ts', import.meta.url));
-const dbName = `soundid_scale_${randomBytes(5).toString('hex')}`;
-const replicas: { url: string; process: ChildProcess }[] = [];
+const SESSION_SECRET = 'replicas-share-this-session-secret-0123456789';
+const replicas: ServiceProcess[] = [];
 const PASSWORD = 'shared across replicas';
+let database: Awaited<ReturnType<typeof scratchDatabase>>;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function startReplica(databaseUrl: string): Promise<{ url: string; process: ChildProcess }> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'development',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: url,
-      DATABASE_URL: databaseUrl,
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'soundid-replica-')),
-      SESSION_SECRET: 'replicas-share-this-session-secret-0123456789',
-      ADMIN_TOKEN: 'replicas-share-this-admin-token-0123',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: 'ignore',
-  });
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`${url}/api/ready`)).ok) return { url, process: child };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error('replica did not start');
-}
+const startReplica = (databaseUrl: string) =>
+  startService(databaseUrl, { SESSION_SECRET, ADMIN_TOKEN: 'replicas-share-this-admin-token-0123', LOG_LEVEL: 'warn' });
 
 const call = async (base: string, name: string, body: unknown, token?: string) => {
   const res = await fetch(`${base}/api/accounts/${name}`, {
@@ -73,14 +32,9 @@ describe.runIf(runs)('two replicas on one PostgreSQL', () => {
   let b: string;
 
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`create database ${dbName}`);
-    await admin.end();
-    const url = new URL(serverUrl as string);
-    url.pathname = `/${dbName}`;
+    database = await scratchDatabase(serverUrl as string, 'soundid_scale');
     // Both start at once: the migration lock lets one migrate while the other waits.
-    replicas.push(...(await Promise.all([startReplica(url.toString()), startReplica(url.toString())])));
+    replicas.push(...(await Promise.all([startReplica(database.url), startReplica(database.url)])));
     [a, b] = replicas.map((r) => r.url) as [string, string];
 
     await call(a, 'register', { email: 'rep@example.com', password: PASSWORD });
@@ -93,12 +47,8 @@ describe.runIf(runs)('two replicas on one PostgreSQL', () => {
   }, 120_000);
 
   afterAll(async () => {
-    for (const r of replicas) r.process.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`drop database if exists ${dbName} with (force)`);
-    await admin.end();
+    await Promise.all(replicas.map((r) => r.stop()));
+    await database?.drop();
   });
 
   it('a session signed in on one replica and revoked on it is refused by the other', async () => {
@@ -117,6 +67,46 @@ describe.runIf(runs)('two replicas on one PostgreSQL', () => {
     expect(fifth.body.Fault?.ExceptionName).toBe('AttemptOverLimitLogin');
     const right = await call(a, 'LoginByEmail', { email: 'rep@example.com', password: PASSWORD });
     expect(right.status).toBe(429);
+  });
+
+  it('a payment webhook delivered to both replicas, several times at once, credits once', async () => {
+    const token = await signUpThrough(a, 'payer@example.com', PASSWORD);
+    const prepared = (await (
+      await postJson(
+        `${a}/api/voiceai/PrepareTokenPurchaseCheckout`,
+        { priceId: 'price_sandbox_tokens_1000' },
+        {
+          authtoken: token,
+        },
+      )
+    ).json()) as { Result: { CheckoutSession: string; InvoiceTag: string } };
+    const { CheckoutSession, InvoiceTag } = prepared.Result;
+    const payload = JSON.stringify(
+      paidSessionEvent('evt_both_replicas', sandboxSessionIdOf(CheckoutSession) as string, InvoiceTag, new Date()),
+    );
+    const signature = Stripe.webhooks.generateTestHeaderString({
+      payload,
+      secret: deriveSandboxWebhookSecret(SESSION_SECRET),
+      timestamp: Math.floor(Date.now() / 1000),
+    });
+    const deliveries = await Promise.all(
+      [a, b, a, b, a, b].map(async (base) => {
+        const res = await fetch(`${base}/api/webhooks/stripe`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+          body: payload,
+        });
+        expect(res.status).toBe(200);
+        return ((await res.json()) as { Result: { Duplicate: boolean; Outcome: string } }).Result;
+      }),
+    );
+    expect(deliveries.filter((d) => !d.Duplicate)).toEqual([
+      { EventId: 'evt_both_replicas', Duplicate: false, Outcome: 'credited' },
+    ]);
+    const history = (await (
+      await postJson(`${b}/api/voiceai/GetPurchaseHistory`, { page: 1 }, { authtoken: token })
+    ).json()) as { Result: { PageItems: { TokenAmount: number }[] } };
+    expect(history.Result.PageItems.map((lot) => lot.TokenAmount)).toEqual([1000]);
   });
 });
 

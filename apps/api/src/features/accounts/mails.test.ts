@@ -57,6 +57,26 @@ describe('validity', () => {
   });
 });
 
+describe('both bodies say the same', () => {
+  it.each(Object.entries(actionMails))('%s: the validity and the action in text and HTML', (_name, mail) => {
+    const validity = mail.text.match(/valid for \d+ hours?/)?.[0];
+    expect(validity).toBeDefined();
+    expect(mail.html).toContain(validity);
+  });
+
+  it('verification: 24 hours in both bodies', () => {
+    const mail = verifyEmailMail({ to, link });
+    expect(mail.text).toContain('valid for 24 hours');
+    expect(mail.html).toContain('valid for 24 hours');
+  });
+
+  it('deletion done: says the account is deleted in both bodies', () => {
+    const mail = accountDeletedMail({ to });
+    expect(mail.text).toContain('Your SoundID account and the data linked to it have been deleted');
+    expect(mail.html).toContain('Your SoundID account and the data linked to it have been deleted');
+  });
+});
+
 describe('emailChangeMail', () => {
   it('names the new address, escaped in HTML', () => {
     const mail = emailChangeMail({ to: 'new<b>@example.com', link: 'https://x.test/a' });

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import countries from 'i18n-iso-countries';
 import en from 'i18n-iso-countries/langs/en.json' with { type: 'json' };
+import { isBrowserRequest } from '../../plugins/session-cookie';
 import type { ClientMeta, SignedIn } from './service';
 import { toUser } from './users-repo';
 
@@ -23,17 +24,35 @@ export function clientMeta(request: FastifyRequest): ClientMeta {
 export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   const { accounts, sessionCookie } = app.deps;
 
-  const signedIn = (reply: FastifyReply, result: SignedIn, getProfile = true) => {
+  /**
+   * A sign-in's answer. The session goes out in the HttpOnly cookie, and in the body (`Token`)
+   * only to API clients: to a browser it travels in Set-Cookie alone (ASVS 3.3.4). The session
+   * the browser's cookie held until now ends (ASVS 7.2.4).
+   */
+  const signedIn = async (request: FastifyRequest, reply: FastifyReply, result: SignedIn, getProfile = true) => {
+    await endReplacedSession(request);
     sessionCookie.set(reply, result.session.token, result.session.expiresAt, result.session.keepMeSignedIn);
     const user: User = getProfile ? result.user : { ...result.user, Profile: null };
+    if (isBrowserRequest(request)) return { Success: true, Result: { User: user } };
     return { Success: true, Token: result.session.token, Result: { User: user } };
   };
+  const endReplacedSession = async (request: FastifyRequest) => {
+    const previous = sessionCookie.read(request);
+    if (!previous) return;
+    try {
+      await app.deps.sessions.revoke((await app.deps.sessions.authenticate(previous)).sessionId);
+    } catch {
+      // Already over (expired, revoked, not ours): nothing to end.
+    }
+  };
   const ok = (Result: unknown = {}) => ({ Success: true, Result });
+  // Work begun after an answer (reset mails) finishes before the service closes.
+  app.addHook('onClose', () => accounts.settled());
 
   app.post(path('LoginByEmail'), { schema: { body: accountCalls.LoginByEmail } }, async (request, reply) => {
     const { email, password, keepMeSignedIn, getProfile } = request.body;
     const result = await accounts.loginByEmail(email, password, keepMeSignedIn ?? false, clientMeta(request));
-    return signedIn(reply, result, getProfile);
+    return signedIn(request, reply, result, getProfile);
   });
 
   /**
@@ -47,6 +66,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     if (auth.via === 'cookie') return { Success: true, Result };
     const token = String(request.headers.authtoken);
     sessionCookie.set(reply, token, auth.expiresAt, auth.keepMeSignedIn);
+    if (isBrowserRequest(request)) return { Success: true, Result };
     return { Success: true, Token: token, Result };
   });
 
@@ -59,7 +79,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       keepMeSignedIn ?? true,
       clientMeta(request),
     );
-    return signedIn(reply, result, getProfile);
+    return signedIn(request, reply, result, getProfile);
   });
 
   /** Ends the session if there is one; always clears the cookie. */
@@ -87,10 +107,16 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     return ok();
   });
 
-  app.post(path('InitiatePasswordReset'), { schema: { body: accountCalls.InitiatePasswordReset } }, async (request) => {
-    await accounts.initiatePasswordReset(request.body.email);
-    return ok();
-  });
+  app.post(
+    path('InitiatePasswordReset'),
+    { schema: { body: accountCalls.InitiatePasswordReset } },
+    async (request, reply) => {
+      // The work begins once the answer is out: nothing a known address costs (lookup, link,
+      // mail) can show in the answer's timing (ASVS 6.3.8).
+      reply.raw.once('close', () => accounts.initiatePasswordReset(request.body.email));
+      return ok();
+    },
+  );
 
   app.post(path('PasswordReset'), { schema: { body: accountCalls.PasswordReset } }, async (request) => {
     await accounts.resetPassword(request.body.token, request.body.password);
@@ -108,7 +134,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.post(path('VerifyEmail'), { schema: { body: accountCalls.VerifyEmail } }, async (request, reply) => {
-    return signedIn(reply, await accounts.verifyEmail(request.body.token, clientMeta(request)));
+    return signedIn(request, reply, await accounts.verifyEmail(request.body.token, clientMeta(request)));
   });
 
   app.post(path('VerifyEmailChange'), { schema: { body: accountCalls.VerifyEmailChange } }, async (request) => {

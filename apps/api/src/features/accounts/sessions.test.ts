@@ -19,7 +19,7 @@ const login = async (email: string, keepMeSignedIn = true, userAgent = CHROME_MA
   ).json().Token as string;
 
 describe('active sessions', () => {
-  it('lists the live sessions, marks the current one, and ends the others', async () => {
+  it('lists the live sessions, marks the current one, and ends the others (ASVS 7.5.2)', async () => {
     await signUpVerified(t, 'multi@example.com');
     const laptop = await login('multi@example.com');
     const app = await login('multi@example.com', true, 'SoundID Reference/5.2 (Windows)');
@@ -39,7 +39,7 @@ describe('active sessions', () => {
 });
 
 describe('idle lifetime', () => {
-  it('ends a short session after 2 idle hours, and keeps one that is used', async () => {
+  it('ends a short session after 2 idle hours, and keeps one that is used (ASVS 7.3.1)', async () => {
     await signUpVerified(t, 'idle@example.com');
     const idle = await login('idle@example.com', false);
     const busy = await login('idle@example.com', false);
@@ -50,7 +50,7 @@ describe('idle lifetime', () => {
     expect(faultOf(await t.call('/api/accounts/LoginByToken', {}, idle))).toBe('SecurityAuthTokenExpired');
   });
 
-  it('ends a keep-me-signed-in session after 14 idle days, never lasting past 30 days', async () => {
+  it('ends a keep-me-signed-in session after 14 idle days, never lasting past 30 days (ASVS 7.3.1, 7.3.2)', async () => {
     await signUpVerified(t, 'long@example.com');
     const token = await login('long@example.com');
     for (let day = 0; day < 29; day += 7) {

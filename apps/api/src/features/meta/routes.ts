@@ -1,5 +1,7 @@
 import { STOREFRONT_API_VERSION } from '@soundid/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { SANDBOX_STOREFRONT_TOKEN, SANDBOX_VOICE_AI_PRODUCT_IDS } from '../../integrations/shopify/sandbox/catalogue';
+import { Fault } from '../../lib/fault';
 
 /** Probes, public configuration for the SPA, feature flags and store settings. */
 export const metaRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -36,8 +38,11 @@ export const metaRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       SupportChatScriptUrl: config.supportChatScriptUrl ?? null,
       DevelopmentEnv: !config.isProduction,
+      OfflineActivation: config.offlineActivation,
       RedirectTargets: app.deps.redirectTargets,
       ConfiguredSocialPlatforms: social.configuredPlatforms(),
+      // The main host (PUBLIC_URL's): off it, the SPA names its own card-checkout return URL.
+      MainHost: new URL(config.publicUrl).host,
     },
   }));
 
@@ -48,24 +53,28 @@ export const metaRoutes: FastifyPluginAsyncZod = async (app) => {
 
   /**
    * The storefront the buy page talks to. Without SHOPIFY_* the sandbox storefront served by
-   * this service stands in (its public access token is not a secret, as with Shopify's).
+   * this service stands in (its public access token is not a secret, as with Shopify's);
+   * production without SHOPIFY_* has no storefront at all (ADR 0010).
    */
-  app.get('/api/shopify/store-settings', async () => ({
-    Success: true,
-    Result: config.shopify
-      ? {
-          StoreDomain: config.shopify.storeDomain,
-          StorefrontAccessToken: config.shopify.storefrontToken,
-          VoiceAiProductIds: config.shopify.voiceAiProductIds,
-          ApiVersion: STOREFRONT_API_VERSION,
-          Sandbox: false,
-        }
-      : {
-          StoreDomain: new URL(config.publicUrl).host,
-          StorefrontAccessToken: 'sandbox-storefront-token',
-          VoiceAiProductIds: ['gid://shopify/Product/1001'],
-          ApiVersion: STOREFRONT_API_VERSION,
-          Sandbox: true,
-        },
-  }));
+  app.get('/api/shopify/store-settings', async () => {
+    if (!config.shopify && config.isProduction) throw new Fault('StorefrontUnavailable');
+    return {
+      Success: true,
+      Result: config.shopify
+        ? {
+            StoreDomain: config.shopify.storeDomain,
+            StorefrontAccessToken: config.shopify.storefrontToken,
+            VoiceAiProductIds: config.shopify.voiceAiProductIds,
+            ApiVersion: STOREFRONT_API_VERSION,
+            Sandbox: false,
+          }
+        : {
+            StoreDomain: new URL(config.publicUrl).host,
+            StorefrontAccessToken: SANDBOX_STOREFRONT_TOKEN,
+            VoiceAiProductIds: SANDBOX_VOICE_AI_PRODUCT_IDS,
+            ApiVersion: STOREFRONT_API_VERSION,
+            Sandbox: true,
+          },
+    };
+  });
 };

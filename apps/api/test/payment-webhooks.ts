@@ -1,0 +1,59 @@
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import Stripe from 'stripe';
+import type { TestApp } from './test-app';
+
+/** A Stripe event around an object, as Stripe sends it. */
+export function stripeEvent(id: string, type: string, object: Record<string, unknown>, createdAt: Date) {
+  return {
+    id,
+    object: 'event',
+    api_version: Stripe.API_VERSION,
+    created: Math.floor(createdAt.getTime() / 1000),
+    livemode: false,
+    type,
+    data: { object },
+  };
+}
+
+/** A checkout.session.completed event for a paid session. */
+export function paidSessionEvent(eventId: string, sessionId: string, invoiceTag: string, createdAt: Date) {
+  return stripeEvent(
+    eventId,
+    'checkout.session.completed',
+    {
+      id: sessionId,
+      object: 'checkout.session',
+      client_reference_id: invoiceTag,
+      payment_status: 'paid',
+      status: 'complete',
+      payment_intent: `pi_${eventId}`,
+    },
+    createdAt,
+  );
+}
+
+/**
+ * POSTs an event to the webhook route with a real Stripe-Signature header
+ * (generateTestHeaderString, timestamp in Unix seconds from the test clock).
+ */
+export function deliverSigned(
+  t: TestApp | { app: FastifyInstance; clock: { now(): Date } },
+  event: object,
+  secret: string,
+  signature?: string,
+): Promise<LightMyRequestResponse> {
+  const payload = JSON.stringify(event);
+  const header =
+    signature ??
+    Stripe.webhooks.generateTestHeaderString({
+      payload,
+      secret,
+      timestamp: Math.floor(t.clock.now().getTime() / 1000),
+    });
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/webhooks/stripe',
+    payload,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': header },
+  });
+}

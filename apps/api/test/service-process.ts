@@ -1,0 +1,113 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+/**
+ * The real service as a child process on a PostgreSQL database, for the suites that kill it,
+ * cut it off or run two of it (faults, scale-out), and the throwaway databases they use.
+ */
+const serverEntry = fileURLToPath(new URL('../src/server.ts', import.meta.url));
+
+export interface ServiceProcess {
+  url: string;
+  child: ChildProcess;
+  /** SIGKILL: no shutdown hook runs, in-flight requests and transactions are cut where they are. */
+  kill(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts the service and waits until /api/ready answers. */
+export async function startService(databaseUrl: string, env: Record<string, string>): Promise<ServiceProcess> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'development',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: url,
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'soundid-service-')),
+      LOG_LEVEL: 'silent',
+      ...env,
+    },
+    stdio: 'ignore',
+  });
+  const exited = new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once('exit', () => resolve());
+  });
+  const signal = async (name: NodeJS.Signals) => {
+    child.kill(name);
+    await exited;
+  };
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(`${url}/api/ready`)).ok) {
+        return { url, child, kill: () => signal('SIGKILL'), stop: () => signal('SIGTERM') };
+      }
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await signal('SIGKILL');
+  throw new Error('service did not start');
+}
+
+/** A database of its own on the TEST_DATABASE_URL server, dropped (with its connections) after. */
+export async function scratchDatabase(
+  serverUrl: string,
+  prefix: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${randomBytes(5).toString('hex')}`;
+  const run = async (statement: string) => {
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    try {
+      await admin.query(statement);
+    } finally {
+      await admin.end();
+    }
+  };
+  await run(`create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => run(`drop database if exists ${name} with (force)`) };
+}
+
+/** POSTs JSON to a running service. */
+export const postJson = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+
+/** Signs up through the running service, opens the mailed link, and returns a session token. */
+export async function signUpThrough(base: string, email: string, password: string): Promise<string> {
+  await postJson(`${base}/api/accounts/register`, { email, password });
+  const mail = (await (await fetch(`${base}/api/dev/mail?to=${encodeURIComponent(email)}`)).json()) as {
+    Result: { Links: string[] }[];
+  };
+  const verified = await postJson(`${base}/api/accounts/VerifyEmail`, {
+    token: mail.Result[0]?.Links[0]?.split('/').pop(),
+  });
+  return ((await verified.json()) as { Token: string }).Token;
+}
