@@ -10,5 +10,7 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/testing/setup.ts'],
     restoreMocks: true,
+    // A first render imports lazy screens; on a busy two-core machine that takes seconds.
+    testTimeout: 15_000,
   },
 });

@@ -58,3 +58,27 @@ export async function logIn(page: Page, email: string, password: string, path = 
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Log in', exact: true }).click();
 }
+
+/** A session token as an API client (a desktop app, a test) gets it: LoginByEmail. */
+export async function apiToken(baseUrl: string, account: { email: string; password: string }): Promise<string> {
+  const response = await fetch(`${baseUrl}/api/accounts/LoginByEmail`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: account.email, password: account.password }),
+  });
+  const answer = (await response.json()) as { Token?: string; Fault?: { ExceptionName: string } };
+  if (!answer.Token) throw new Error(`LoginByEmail failed: ${answer.Fault?.ExceptionName}`);
+  return answer.Token;
+}
+
+/** POSTs a call signed in with an AuthToken and returns its Result. */
+export async function apiResult<T>(baseUrl: string, path: string, body: unknown, token: string): Promise<T> {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authtoken: token },
+    body: JSON.stringify(body),
+  });
+  const answer = (await response.json()) as { Success: boolean; Result: T; Fault?: { ExceptionName: string } };
+  if (!answer.Success) throw new Error(`${path} failed: ${answer.Fault?.ExceptionName}`);
+  return answer.Result;
+}

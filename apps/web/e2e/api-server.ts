@@ -12,7 +12,25 @@ export const E2E_ADMIN_TOKEN = 'e2e-operator-token-0123456789abcdef';
 
 export interface RunningApi {
   baseUrl: string;
+  /** What the service printed so far (its start-up lines name the demo customer). */
+  output(): string;
   stop(): Promise<void>;
+}
+
+export interface DemoAccount {
+  email: string;
+  password: string;
+}
+
+/** The demo customer the service seeds on an empty database and prints at start-up. */
+export async function demoAccount(api: RunningApi, timeoutMs = 20_000): Promise<DemoAccount> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const match = /e-mail (\S+@\S+)\s+password (\S+)/.exec(api.output());
+    if (match?.[1] && match[2]) return { email: match[1], password: match[2] };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('The service printed no demo customer');
 }
 
 function freePort(): Promise<number> {
@@ -87,5 +105,5 @@ export async function startApi(): Promise<RunningApi> {
     await stop();
     throw new Error(`${(error as Error).message}\n--- API output ---\n${log.join('').slice(-4000)}`);
   }
-  return { baseUrl, stop };
+  return { baseUrl, output: () => log.join(''), stop };
 }

@@ -16,6 +16,7 @@ const resultsDir = path.join(webDir, 'test-results');
  */
 export function useBrowser() {
   const baseUrl = inject('baseUrl');
+  const demoAccount = inject('demoAccount');
   let browser: Browser;
   let context: BrowserContext | undefined;
   beforeAll(async () => {
@@ -27,6 +28,8 @@ export function useBrowser() {
 
   return {
     baseUrl,
+    /** The customer the service seeds on its empty database (licences, devices, a voice AI licence). */
+    demoAccount,
     async newPage(viewport = DESKTOP): Promise<Page> {
       await context?.close();
       context = await browser.newContext({ baseURL: baseUrl, viewport });

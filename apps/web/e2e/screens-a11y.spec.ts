@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createVerifiedAccount, logIn } from './accounts';
-import { expectAccessible, MOBILE, useBrowser } from './browser';
+import { DESKTOP, expectAccessible, MOBILE, useBrowser } from './browser';
 
 /** The screens the journey does not pass through, checked with axe-core at both widths. */
 describe('screens are accessible', () => {
@@ -44,6 +44,22 @@ describe('screens are accessible', () => {
     await expectAccessible(page, 'adam-audio');
   });
 
+  it("Licenses & Devices: the demo customer's page at 1440 and 360 px, with a panel open", async () => {
+    const demo = browser.demoAccount;
+    for (const viewport of [DESKTOP, MOBILE]) {
+      const page = await browser.newPage(viewport);
+      await logIn(page, demo.email, demo.password, '/login?nextUrl=%2Fproducts');
+      await page.getByRole('heading', { level: 2, name: 'SoundID VoiceAI' }).waitFor();
+      await page.getByRole('button', { name: 'Explore and manage preset expansion packs' }).click();
+      await page.getByRole('button', { name: '2 of 3 devices activated' }).click();
+      await page.getByRole('region', { name: /^Devices of/ }).waitFor();
+      const label = viewport === MOBILE ? 'products-mobile' : 'products-desktop';
+      await expectAccessible(page, label);
+      // Nothing sticks out sideways at 360 px.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    }
+  });
+
   it('moves through the login form by keyboard alone', async () => {
     const page = await browser.newPage();
     await page.goto('/login');
@@ -54,5 +70,23 @@ describe('screens are accessible', () => {
     await page.keyboard.type('some-password');
     await page.keyboard.press('Enter');
     await page.getByRole('alert').getByText("We don't recognize this user.").waitFor();
+  });
+
+  // ── Voice AI buy page and card checkout (voice-buy) ──
+  it('the buy page and the sandbox checkout pass axe at desktop and mobile width', async () => {
+    const account = await createVerifiedAccount(browser.baseUrl, 'buy-a11y');
+    const page = await browser.newPage();
+    await logIn(page, account.email, account.password, '/login?nextUrl=%2Fproducts%2Fvoice-ai');
+    await page.getByRole('heading', { level: 1, name: 'Choose Perpetual or Pay-as-you-go' }).waitFor();
+    await page.getByRole('button', { name: 'Start 7-day free trial' }).waitFor();
+    // The storefront answers with the price, or the card says it cannot: either way it has settled.
+    await page.getByText('Loading price…').waitFor({ state: 'detached' });
+    await expectAccessible(page, 'voice-ai-buy');
+    await page.setViewportSize(MOBILE);
+    await expectAccessible(page, 'voice-ai-buy-mobile');
+
+    await page.getByRole('button', { name: 'Buy tokens' }).first().click();
+    await page.getByLabel('Card number').waitFor();
+    await expectAccessible(page, 'checkout-sandbox-mobile');
   });
 });

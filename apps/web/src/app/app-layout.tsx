@@ -5,6 +5,7 @@ import { GuardRedirect } from './guard-redirect';
 import { NavigationEffects } from './navigation-effects';
 import { mergeHandles } from './route-handle';
 import { Shell } from './shell/shell';
+import { SupportChat } from './shell/support-chat';
 import { useGuardRedirect } from './use-guard-redirect';
 import { usePageTitle } from './use-page-title';
 
@@ -15,7 +16,7 @@ export function AppLayout() {
   const decision = useGuardRedirect(route.access, route.kind);
   const screen = (
     <>
-      <NavigationEffects />
+      <NavigationEffects kind={route.kind} />
       {decision ? <GuardRedirect decision={decision} /> : <Outlet />}
     </>
   );
@@ -25,6 +26,8 @@ export function AppLayout() {
       <>
         <NotificationsRegion />
         <main id="main">{screen}</main>
+        {/* The widget draws outside React: it must be told to hide over the waiting overlay too. */}
+        <SupportChat isVisible={false} />
       </>
     );
   }

@@ -15,7 +15,8 @@ describe('routes and guards', () => {
   it('waits on loading while the user is unknown, then goes on to the target', async () => {
     const { router } = renderApp('/profile', { user: undefined });
     await waitFor(() => expect(where(router)).toBe('/loading?nextUrl=%2Fprofile'));
-    expect(screen.queryByRole('banner')).not.toBeInTheDocument();
+    // The router's state changes before React renders the new route: wait for the screen too.
+    await waitFor(() => expect(screen.queryByRole('banner')).not.toBeInTheDocument());
     act(() => sessionStore.set(testUser));
     await waitFor(() => expect(where(router)).toBe('/profile'));
     expect(await screen.findByRole('heading', { level: 1, name: 'Profile' })).toBeInTheDocument();
@@ -45,7 +46,7 @@ describe('routes and guards', () => {
     expect(navigationMemoryStore.get().savedRedirectPath).toBe('/forum/redirect?return_to=%2Ft%2F1');
     act(() => sessionStore.set(testUser));
     await waitFor(() => expect(router.state.location.pathname).toBe('/forum/redirect'));
-    expect(navigationMemoryStore.get().savedRedirectPath).toBe(null);
+    await waitFor(() => expect(navigationMemoryStore.get().savedRedirectPath).toBe(null));
     expect(await screen.findByRole('heading', { name: 'Redirecting to the forum shortly...' })).toBeInTheDocument();
     expect(leaveTo).toHaveBeenCalledWith('https://forum.example/sso/t/1');
   });
@@ -63,7 +64,7 @@ describe('routes and guards', () => {
     mockApi({ GetAppLoginDeeplink: { Success: true, Result: { AppLoginDeeplink: 'soundid-reference://x' } } });
     const { router } = renderApp('/profile?redirectAfterLogin=true', { user: testUser });
     await waitFor(() => expect(where(router)).toBe('/launch?executeReferenceLogin=true'));
-    expect(navigationMemoryStore.get().redirectAfterLogin).toBe(false);
+    await waitFor(() => expect(navigationMemoryStore.get().redirectAfterLogin).toBe(false));
   });
 
   it('shows Page not found with an Index link for unknown paths', async () => {

@@ -54,7 +54,6 @@ describe('resolveGuardRedirect', () => {
     };
     expect(guard({ ...login, search: '?nextUrl=%2Fadd-license', savedRedirectPath: '/app/redirect' })).toEqual({
       to: '/app/redirect',
-      consumes: 'savedRedirectPath',
     });
     expect(guard({ ...login, search: '?nextUrl=%2Fadd-license' })).toEqual({ to: '/add-license' });
     expect(guard({ ...login, search: '?nextUrl=https%3A%2F%2Fevil.example' })).toEqual({ to: '/' });
@@ -67,7 +66,6 @@ describe('resolveGuardRedirect', () => {
   it('opens the desktop app after login when asked and the e-mail is verified', () => {
     expect(guard({ redirectAfterLogin: true })).toEqual({
       to: '/launch?executeReferenceLogin=true',
-      consumes: 'redirectAfterLogin',
     });
     expect(guard({ redirectAfterLogin: true, user: unverified })).toBe(null);
     expect(guard({ redirectAfterLogin: true, kind: 'launch', pathname: '/launch' })).toBe(null);

@@ -15,8 +15,6 @@ export interface GuardInput {
 
 export interface GuardDecision {
   to: string;
-  /** Memory the navigation uses up. */
-  consumes?: 'redirectAfterLogin' | 'savedRedirectPath';
 }
 
 export const LOADING_PATH = '/loading';
@@ -49,12 +47,12 @@ export function resolveGuardRedirect(input: GuardInput): GuardDecision | null {
   }
 
   if (input.redirectAfterLogin && user.EmailVerified && kind !== 'launch') {
-    return { to: LAUNCH_REFERENCE_LOGIN_PATH, consumes: 'redirectAfterLogin' };
+    return { to: LAUNCH_REFERENCE_LOGIN_PATH };
   }
 
   if (!access.allowAuthenticatedUser) {
     if (kind !== 'login') return { to: ROOT_PATH };
-    if (input.savedRedirectPath) return { to: input.savedRedirectPath, consumes: 'savedRedirectPath' };
+    if (input.savedRedirectPath) return { to: input.savedRedirectPath };
     return { to: input.loginTargetPath ?? safeLocalPath(params.get('nextUrl')) ?? ROOT_PATH };
   }
   return null;

@@ -2,8 +2,9 @@ import { messages, QUERY_NOTIFICATION_AUTO_CLOSE_MS } from '@soundid/contracts';
 import { useEffect } from 'react';
 import { useLocation, useNavigationType } from 'react-router';
 import { clearApiErrors } from '../lib/api-errors';
-import { rememberNavigation } from '../lib/navigation-memory';
+import { navigationMemoryStore, rememberNavigation } from '../lib/navigation-memory';
 import { clearNotificationErrors, notificationsStore, notify } from '../lib/notifications';
+import type { RouteKind } from './route-handle';
 
 /**
  * What every navigation does (spec §2): errors go, and two queries take effect. Rendered before
@@ -12,7 +13,7 @@ import { clearNotificationErrors, notificationsStore, notify } from '../lib/noti
  * Redirects (replace navigations: guards, <Navigate>, a screen sending the customer on after a
  * failure) keep the errors, so that the reason for the redirect stays readable where it lands.
  */
-export function NavigationEffects(): null {
+export function NavigationEffects({ kind }: { kind: RouteKind | undefined }): null {
   const location = useLocation();
   const navigationType = useNavigationType();
   useEffect(() => {
@@ -22,9 +23,14 @@ export function NavigationEffects(): null {
     }
     const params = new URLSearchParams(location.search);
     if (params.has('redirectAfterLogin')) rememberNavigation({ redirectAfterLogin: true });
+    else if (kind === 'launch') rememberNavigation({ redirectAfterLogin: false });
+    // Arrived where the login with a target was to lead: that memory is used up.
+    if (navigationMemoryStore.get().savedRedirectPath === location.pathname + location.search) {
+      rememberNavigation({ savedRedirectPath: null });
+    }
     if (params.has('notification') && notificationsStore.get().length === 0) {
       notify('success', messages.querySubmitted, { autoCloseTime: QUERY_NOTIFICATION_AUTO_CLOSE_MS });
     }
-  }, [location, navigationType]);
+  }, [location, navigationType, kind]);
   return null;
 }

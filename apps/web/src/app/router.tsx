@@ -1,4 +1,4 @@
-import { titles } from '@soundid/contracts/ui-text';
+import { licencesTitles, titles, voiceAiBuyTitles } from '@soundid/contracts/ui-text';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { WaitingOverlay } from '../components/waiting-overlay';
 import { AppLayout } from './app-layout';
@@ -120,6 +120,22 @@ export const appRoutes: RouteObject[] = [
             Component: m.PostCheckoutScreen,
           })),
       },
+      // ── Voice AI buy page and card checkout (voice-buy) ──
+      {
+        path: 'products/voice-ai',
+        handle: handle({ title: voiceAiBuyTitles.buyPage, access: signedIn, hideSupportChat: true }),
+        lazy: () =>
+          import('../features/voice-ai/components/voice-ai-buy-screen').then((m) => ({
+            Component: m.VoiceAiBuyScreen,
+          })),
+      },
+      {
+        path: 'products/checkout',
+        handle: handle({ access: signedIn, hideSupportChat: true }),
+        lazy: () =>
+          import('../features/voice-ai/components/checkout-screen').then((m) => ({ Component: m.CheckoutScreen })),
+      },
+      // ── end voice-buy ──
       {
         path: 'launch',
         handle: handle({ title: titles.launch, access: signedIn, kind: 'launch' }),
@@ -131,6 +147,15 @@ export const appRoutes: RouteObject[] = [
         lazy: () =>
           import('../features/licences/components/add-license-screen').then((m) => ({
             Component: m.AddLicenseScreen,
+          })),
+      },
+      // Licenses & Devices: the voice AI activation page (licences-web)
+      {
+        path: 'products/voice-ai/activate',
+        handle: handle({ title: licencesTitles.voiceAiActivate, access: signedIn, hideSupportChat: true }),
+        lazy: () =>
+          import('../features/voice-ai/components/voice-ai-activate-screen').then((m) => ({
+            Component: m.VoiceAiActivateScreen,
           })),
       },
       { path: 'devices', element: <Navigate to="/soundid-reference" replace />, handle: handle({ access: signedIn }) },

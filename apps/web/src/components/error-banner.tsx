@@ -1,4 +1,4 @@
-import { faultMessage } from '@soundid/contracts';
+import { FAULT_HELP_LINKS, type FaultName, faultMessage } from '@soundid/contracts';
 import { text } from '@soundid/contracts/ui-text';
 import { dismissApiError, useApiErrors } from '../lib/api-errors';
 
@@ -10,7 +10,10 @@ export function ErrorBanner() {
     <section className="error-banner" aria-label={text.errorsRegion}>
       {errors.map(({ id, fault }) => (
         <div key={id} className="error-banner__item" role="alert">
-          <p>{faultMessage(fault.ExceptionName, fault.ExceptionUserText)}</p>
+          <p>
+            {faultMessage(fault.ExceptionName, fault.ExceptionUserText)}
+            <HelpLink faultName={fault.ExceptionName} />
+          </p>
           <button
             type="button"
             className="error-banner__close"
@@ -22,5 +25,19 @@ export function ErrorBanner() {
         </div>
       ))}
     </section>
+  );
+}
+
+/** "Learn more" after a message whose fault has a support article (spec §8: KeyRevokeOverLimit). */
+function HelpLink({ faultName }: { faultName: string }) {
+  const href = FAULT_HELP_LINKS[faultName as FaultName];
+  if (!href) return null;
+  return (
+    <>
+      {' '}
+      <a className="error-banner__link" href={href} target="_blank" rel="noreferrer">
+        {text.learnMore}
+      </a>
+    </>
   );
 }

@@ -12,3 +12,12 @@ export const externalLinks = {
 
 /** Served by the portal itself but not a route of this SPA: a plain link, full page load. */
 export const DOWNLOAD_CENTER_PATH = '/download-center';
+
+/** Help articles the Licenses & Devices page links to (spec §8: Learn more, upgrade popup). */
+export const licenceHelpLinks = {
+  deactivationLimit: 'https://support.sonarworks.com/hc/en-us/articles/license-deactivation-limit',
+  activateDevice: 'https://support.sonarworks.com/hc/en-us/articles/how-to-activate-a-device',
+  upgrades: 'https://support.sonarworks.com/hc/en-us/articles/how-to-upgrade-your-license',
+  cancelOrder: 'https://support.sonarworks.com/hc/en-us/articles/how-to-cancel-an-order',
+  contactSupport: 'https://support.sonarworks.com/hc/en-us/requests/new',
+} as const;

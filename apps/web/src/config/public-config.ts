@@ -17,6 +17,10 @@ export interface PublicConfig {
   SupportChatScriptUrl?: string | null;
   DevelopmentEnv: boolean;
   RedirectTargets: RedirectTarget[];
+  /** The service's main host (PUBLIC_URL's); a checkout started elsewhere sends its own return URL. */
+  MainHost?: string;
+  /** The Licenses & Devices page offers offline activation (development, or configured: ADR 0013). */
+  OfflineActivation: boolean;
 }
 
 /**
@@ -28,6 +32,7 @@ export const FALLBACK_CONFIG: PublicConfig = {
   SocialProviders: {},
   DevelopmentEnv: false,
   RedirectTargets: [],
+  OfflineActivation: false,
 };
 
 export async function fetchPublicConfig(): Promise<PublicConfig> {

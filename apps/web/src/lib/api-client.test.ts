@@ -60,6 +60,36 @@ describe('api-client', () => {
     ]);
   });
 
+  it('treats Success:false as an error even with HTTP 200, and an answer without Success:true too', async () => {
+    const answer = (body: unknown) => new Response(JSON.stringify(body), { status: 200 });
+    const keyNotFound = fault('KeyNotFound');
+    vi.stubGlobal(
+      'fetch',
+      vi
+        .fn()
+        .mockResolvedValueOnce(answer(keyNotFound))
+        .mockResolvedValueOnce(answer({ Result: { User: testUser } }))
+        .mockResolvedValueOnce(answer({ Success: 'true', Result: {} })),
+    );
+    await expect(apiPost('/api/accounts/RegisterKey', { key: 'x' })).rejects.toMatchObject({
+      faultName: 'KeyNotFound',
+      status: 200,
+    });
+    await expect(apiPost('/api/accounts/GetOrUpdateProfile')).rejects.toMatchObject({ faultName: 'Unknown' });
+    await expect(apiPost('/api/accounts/GetOrUpdateProfile')).rejects.toMatchObject({ faultName: 'Unknown' });
+    expect(apiErrorsStore.get().map((e) => e.fault.ExceptionName)).toEqual(['KeyNotFound', 'Unknown']);
+  });
+
+  it('drops the session and reloads on any ExceptionType 30, whatever its name', async () => {
+    const reload = vi.spyOn(browserLocation, 'reloadPage').mockImplementation(() => undefined);
+    sessionStore.set(testUser);
+    mockApi({ GetSessions: fault('LoginNeeded', { ExceptionType: 30, ExceptionCode: 401 }) });
+    await expect(postAccountCall('GetSessions', {})).rejects.toBeInstanceOf(ApiError);
+    expect(sessionStore.get()).toBe(null);
+    expect(reload).toHaveBeenCalledOnce();
+    expect(apiErrorsStore.get()).toEqual([]);
+  });
+
   it('keeps silent calls and locally handled faults out of the banner', async () => {
     mockApi({ Silent: fault('KeyNotFound'), Local: fault('KeyOwnedByAnotherUser') });
     await expect(apiPost('/api/accounts/Silent', { silent: true })).rejects.toBeInstanceOf(ApiError);
@@ -90,5 +120,28 @@ describe('api-client', () => {
     await expect(postAccountCall('LoginByToken', { getProfile: true })).rejects.toBeInstanceOf(ApiError);
     expect(sessionStore.get()).toBe(null);
     expect(reload).not.toHaveBeenCalled();
+  });
+
+  it('sends GETs (the action URLs) with the same headers, cookie and envelope handling as posts', async () => {
+    const api = mockApi({
+      '/api/actions/devices/d1/deactivate': ok({ Message: 'done' }),
+      '/api/actions/devices/d2/deactivate': fault('DeviceNotFound'),
+    });
+    expect(await apiGet('/api/actions/devices/d1/deactivate')).toEqual({ Result: { Message: 'done' } });
+    const [get] = api.calls;
+    expect(get?.method).toBe('GET');
+    expect(get?.headers.get('Software')).toMatch(/^MySoundID-Web\//);
+    expect(get?.headers.get('Branding')).toBe('SoundID');
+    expect(get?.headers.get('Accept')).toBe('application/json');
+    expect(get?.headers.has('Content-Type')).toBe(false);
+    expect(vi.mocked(fetch).mock.calls[0]?.[1]?.credentials).toBe('same-origin');
+    expect(vi.mocked(fetch).mock.calls[0]?.[1]?.body).toBeUndefined();
+
+    const error = await apiGet('/api/actions/devices/d2/deactivate').catch((e: unknown) => e);
+    expect((error as ApiError).faultName).toBe('DeviceNotFound');
+    expect(apiErrorsStore.get().map((e) => e.fault.ExceptionName)).toEqual(['DeviceNotFound']);
+    apiErrorsStore.set([]);
+    await apiGet('/api/actions/devices/d2/deactivate', { silent: true }).catch(() => undefined);
+    expect(apiErrorsStore.get()).toEqual([]);
   });
 });

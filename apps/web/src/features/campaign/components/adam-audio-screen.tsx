@@ -1,7 +1,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { messages, SERIAL_MAX_LENGTH, serialSchema } from '@soundid/contracts';
-import { text, titles } from '@soundid/contracts/ui-text';
+import { licencesText, text, titles } from '@soundid/contracts/ui-text';
 import { useForm } from 'react-hook-form';
+import { Link } from 'react-router';
 import { z } from 'zod';
 import { Button } from '../../../components/button';
 import { FormMessage } from '../../../components/form-message';
@@ -22,11 +23,23 @@ export function AdamAudioScreen() {
     <Page heading={titles.adamAudio}>
       <div className="card">
         {claim.isSuccess ? (
-          <FormMessage tone="success">{messages.trialClaimed}</FormMessage>
+          <>
+            <FormMessage tone="success">{messages.trialClaimed}</FormMessage>
+            <p className="card__links">
+              <Link to="/products">{licencesText.toProducts}</Link>
+            </p>
+          </>
         ) : (
           <>
             <p>{text.adamAudioIntro}</p>
-            <form className="form" noValidate onSubmit={form.handleSubmit(({ serial }) => claim.mutate(serial))}>
+            <form
+              className="form"
+              noValidate
+              onSubmit={form.handleSubmit(({ serial }) =>
+                // The claim faults (unknown or used serial) show under the field.
+                claim.mutate(serial, { onError: (error) => form.setError('serial', { message: error.message }) }),
+              )}
+            >
               <TextField
                 label={text.serialNumber}
                 autoComplete="off"

@@ -3,7 +3,7 @@ import { Navigate, useSearchParams } from 'react-router';
 import { Button } from '../../../components/button';
 import { Page } from '../../../components/page';
 import { DOWNLOAD_CENTER_PATH } from '../../../config/external-links';
-import { openAppLink } from '../../../lib/browser-location';
+import { isAppLink, openAppLink } from '../../../lib/browser-location';
 import { useRunOnce } from '../../../lib/use-run-once';
 import { useGetAppLoginDeeplink } from '../api/get-app-login-deeplink';
 
@@ -12,10 +12,12 @@ export function LaunchScreen() {
   const [params] = useSearchParams();
   const deeplink = params.get('deeplink');
   const executeReferenceLogin = params.has('executeReferenceLogin');
-  if (!deeplink && !executeReferenceLogin) return <Navigate to="/soundid-reference" replace />;
+  // Only desktop-app links are opened: any other deeplink counts as none.
+  const appLink = deeplink && isAppLink(deeplink) ? deeplink : null;
+  if (!appLink && !executeReferenceLogin) return <Navigate to="/soundid-reference" replace />;
   return (
     <Launch
-      deeplink={deeplink}
+      deeplink={appLink}
       heading={params.get('title') ?? text.launchHeading}
       description={params.get('description') ?? text.launchIntro}
     />
@@ -26,7 +28,7 @@ function Launch({ deeplink, heading, description }: { deeplink: string | null; h
   const appLogin = useGetAppLoginDeeplink();
   const launch = () => {
     if (deeplink) openAppLink(deeplink);
-    else appLogin.mutate(undefined, { onSuccess: openAppLink });
+    else appLogin.mutate(undefined, { onSuccess: (link) => openAppLink(link) });
   };
   useRunOnce(launch);
 

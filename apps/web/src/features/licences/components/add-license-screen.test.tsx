@@ -63,4 +63,36 @@ describe('add license', () => {
     expect(dialog).toHaveTextContent('An activation key can be used with one account at a time.');
     expect(screen.getByText('License registration error.')).toBeInTheDocument();
   });
+
+  it('offers the activation of a voice AI key on the products page', async () => {
+    mockApi({
+      RegisterKey: ok({
+        ProductCount: 1,
+        VoiceAi: { AssetCount: 0, ActivationUrl: 'soundid://activate?product=SoundIDVoiceAI' },
+      }),
+      '/api/licenses/GetAccountLicensesByProductLine': fault('ServiceUnavailable'),
+    });
+    const { user, input, router } = await openAddLicense();
+    await user.type(input, 'ABCDEF123456GHIJKL7890AB');
+    await user.click(screen.getByRole('button', { name: 'Register key' }));
+    const offer = await screen.findByRole('link', { name: 'Activate SoundID VoiceAI' });
+    expect(router.state.location.pathname).toBe('/products');
+    expect(offer).toHaveAttribute(
+      'href',
+      '/products/voice-ai/activate?deeplink=soundid%3A%2F%2Factivate%3Fproduct%3DSoundIDVoiceAI&activationType=normal',
+    );
+  });
+
+  it('shows the key faults of the real API in the banner and keeps the key', async () => {
+    mockApi({ RegisterKey: fault('KeyNotFound', { ExceptionCode: 404 }) });
+    const { user, input } = await openAddLicense();
+    await user.type(input, 'ABCDEF123456GHIJKL7890AB');
+    await user.click(screen.getByRole('button', { name: 'Register key' }));
+    expect(
+      await screen.findByText(
+        'License activation key is not valid. Please check if you have entered the key correctly.',
+      ),
+    ).toBeInTheDocument();
+    expect(input).toHaveValue('ABCDEF-123456-GHIJKL-7890AB');
+  });
 });

@@ -43,9 +43,11 @@ export function AddLicenseScreen() {
       return;
     }
     registerKey.mutate(value, {
-      onSuccess: () => {
+      onSuccess: (result) => {
         notify('success', messages.keyRegistered);
-        navigate('/products');
+        // A voice AI key comes with the plugin's activation link: the products page offers it.
+        const activationUrl = result.VoiceAi?.ActivationUrl;
+        navigate('/products', activationUrl ? { state: { voiceAiActivationUrl: activationUrl } } : undefined);
       },
       onError: (failure) => {
         if (isFault(failure, 'KeyOwnedByAnotherUser')) {

@@ -1,9 +1,20 @@
-import { text, titles } from '@soundid/contracts/ui-text';
-import { Link } from 'react-router';
+import { licenceMessages } from '@soundid/contracts';
+import { licencesText, text, titles } from '@soundid/contracts/ui-text';
+import { Link, useLocation } from 'react-router';
+import { FormMessage } from '../../../components/form-message';
 import { Page } from '../../../components/page';
+import { Spinner } from '../../../components/spinner';
+import { isApiError } from '../../../lib/api-errors';
+import { voiceAiActivatePath } from '../activation-paths';
+import { useAccountLicences } from '../api/get-account-licences';
+import { usePanels } from '../use-panels';
+import { ReferenceSection } from './reference-section';
+import { VoiceAiSection } from './voice-ai-section';
 
-/** The licences and devices page; its sections come with the licences work (second spec). */
+/** Licenses & Devices (spec licenses-devices-tokens §2): the voice AI licence and the reference products. */
 export function ProductsScreen() {
+  const licences = useAccountLicences();
+  const panels = usePanels();
   return (
     <Page
       heading={titles.products}
@@ -14,7 +25,37 @@ export function ProductsScreen() {
         </Link>
       }
     >
-      <p>{text.productsIntro}</p>
+      <VoiceAiActivationOffer />
+      {licences.isPending && <Spinner label={licencesText.loading} />}
+      {licences.isError && (
+        <FormMessage tone="error">
+          {licencesText.withCode(
+            licenceMessages.productListFailed,
+            isApiError(licences.error) ? licences.error.fault.ExceptionCode : 0,
+          )}
+        </FormMessage>
+      )}
+      {licences.data && (
+        <div className="licence-sections">
+          <VoiceAiSection voiceAi={licences.data.VoiceAIProducts} panels={panels} reloadedAt={licences.dataUpdatedAt} />
+          <ReferenceSection reference={licences.data.ReferenceProducts} panels={panels} />
+        </div>
+      )}
     </Page>
+  );
+}
+
+/** After a voice AI key was registered (add-license), the plugin's activation is offered here. */
+function VoiceAiActivationOffer() {
+  const state = useLocation().state as { voiceAiActivationUrl?: unknown } | null;
+  const deeplink = typeof state?.voiceAiActivationUrl === 'string' ? state.voiceAiActivationUrl : undefined;
+  if (!deeplink) return null;
+  return (
+    <FormMessage tone="info">
+      <p>{licencesText.voiceAiReady}</p>
+      <Link className="button button--primary button--small" to={voiceAiActivatePath({ deeplink, type: 'normal' })}>
+        {licencesText.activateVoiceAi}
+      </Link>
+    </FormMessage>
   );
 }

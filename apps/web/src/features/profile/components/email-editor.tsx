@@ -1,10 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { emailSchema, messages } from '@soundid/contracts';
+import { emailSchema, faultMessage, messages } from '@soundid/contracts';
 import { text } from '@soundid/contracts/ui-text';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { Button } from '../../../components/button';
+import { FormMessage } from '../../../components/form-message';
 import { TextField } from '../../../components/text-field';
+import { isFault } from '../../../lib/api-errors';
 import { notify } from '../../../lib/notifications';
 import { useChangeEmail } from '../api/change-email';
 
@@ -34,6 +36,10 @@ export function EmailEditor({ onDone }: { onDone: () => void }) {
         error={form.formState.errors.newEmail?.message}
         {...form.register('newEmail')}
       />
+      {/* The request limit is handled here, not by the global banner (spec §8). */}
+      {isFault(changeEmail.error, 'AttemptOverLimitChangeEmail') && (
+        <FormMessage tone="error">{faultMessage('AttemptOverLimitChangeEmail')}</FormMessage>
+      )}
       <div className="form__actions">
         <Button type="submit" isBusy={changeEmail.isPending} disabled={changeEmail.isPending}>
           {text.save}

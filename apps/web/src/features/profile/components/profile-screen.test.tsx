@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { apiErrorsStore } from '../../../lib/api-errors';
 import { notificationsStore } from '../../../lib/notifications';
 import { sessionStore } from '../../../lib/session';
 import { fault, inSequence, mockApi, ok, testUser } from '../../../testing/mock-api';
@@ -85,6 +86,32 @@ describe('profile', () => {
     );
   });
 
+  it('shows the e-mail change limit in the editor; other faults go to the banner', async () => {
+    mockApi({
+      GetSessions: ok(sessions),
+      ChangeEmail: inSequence(
+        fault('AttemptOverLimitChangeEmail', { ExceptionType: 40, ExceptionCode: 429 }),
+        fault('EmailChangeEmailAlreadyUsedByAnotherUser'),
+      ),
+    });
+    const { user, row } = await openProfile();
+    await user.click(within(row('Email')).getByRole('button', { name: 'Change Email' }));
+    await user.type(screen.getByLabelText('New email address'), 'new@example.com');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    const limit = await within(row('Email')).findByRole('alert');
+    expect(limit).toHaveTextContent('Too many email change requests. Please try again later.');
+    expect(apiErrorsStore.get()).toEqual([]);
+
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() =>
+      expect(apiErrorsStore.get().map((e) => e.fault.ExceptionName)).toEqual([
+        'EmailChangeEmailAlreadyUsedByAnotherUser',
+      ]),
+    );
+    expect(within(row('Email')).queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.getByLabelText('New email address')).toBeInTheDocument();
+  });
+
   it('changes the password: wrong old password, other faults, success', async () => {
     const api = mockApi({
       GetSessions: ok(sessions),
@@ -123,6 +150,15 @@ describe('profile', () => {
     expect(notificationsStore.get()[0]?.content).toBe(
       'We have sent you an email to confirm the deletion of your account. Please check your inbox.',
     );
+  });
+
+  it('goes to the root with the fault when the deletion request fails', async () => {
+    mockApi({ GetSessions: ok(sessions), DeleteAccount: fault('UserSaveFailure', { ExceptionCode: 500 }) });
+    const { user, router } = await openProfile();
+    await user.click(screen.getByRole('button', { name: 'Delete account' }));
+    await user.click(screen.getByRole('button', { name: 'Yes, delete my account' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/products'));
+    expect(apiErrorsStore.get().map((e) => e.fault.ExceptionName)).toEqual(['UserSaveFailure']);
   });
 
   it('lets a social-only account set a first password', async () => {

@@ -19,7 +19,7 @@ describe('transaction history', () => {
     });
     const { user } = renderApp('/products/transactions', { user: testUser });
     expect(await screen.findByRole('heading', { level: 1, name: 'Transaction history' })).toBeInTheDocument();
-    expect(document.title).toBe('My SoundID | SoundID VoiceAI Transactions');
+    await waitFor(() => expect(document.title).toBe('My SoundID | SoundID VoiceAI Transactions'));
     expect(screen.getByRole('tab', { name: 'Purchase history' })).toHaveAttribute('aria-selected', 'true');
     const table = await screen.findByRole('table');
     expect(

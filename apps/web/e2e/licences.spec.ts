@@ -1,0 +1,216 @@
+import { createPublicKey, verify } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createVerifiedAccount, logIn } from './accounts';
+import { expectAccessible, type MOBILE, useBrowser } from './browser';
+import { adminPost, apiToken, appSimulator, issueKeys, issueUpgradeCode, registerKey } from './licences';
+
+/** Licenses & Devices against the real service: keys, app activations, upgrades, offline activation. */
+describe('Licenses & Devices', () => {
+  const browser = useBrowser();
+  const base = browser.baseUrl;
+  const scratch = mkdtempSync(path.join(tmpdir(), 'soundid-licences-e2e-'));
+
+  async function signedInCustomer(label: string) {
+    const account = await createVerifiedAccount(base, label);
+    return { ...account, token: await apiToken(base, account.email, account.password) };
+  }
+
+  async function openProducts(email: string, password: string, viewport?: typeof MOBILE) {
+    const page = await browser.newPage(viewport);
+    await logIn(page, email, password, '/login?nextUrl=%2Fproducts');
+    await page.getByRole('heading', { level: 2, name: 'SoundID Reference' }).waitFor();
+    return page;
+  }
+
+  it('registers an operator-issued key on the add-license page; it shows on the page', async () => {
+    const account = await signedInCustomer('add-key');
+    const [key] = await issueKeys(base, 'sid-reference-hp');
+    const page = await openProducts(account.email, account.password);
+    expect(await page.title()).toBe('My SoundID | Licenses & Devices');
+    await page.getByText('No SoundID Reference licenses yet.', { exact: false }).waitFor();
+
+    await page.getByRole('link', { name: 'Register a new license' }).click();
+    await page.getByLabel('License activation key').fill((key as string).replaceAll('-', '').toLowerCase());
+    expect(await page.getByLabel('License activation key').inputValue()).toBe(key);
+    await page.getByRole('button', { name: 'Register key' }).click();
+    await page.waitForURL('**/products');
+    await page.getByText('Your activation key has been registered successfully!').waitFor();
+    const card = page.getByRole('listitem', { name: 'SoundID Reference for Headphones' });
+    await card.getByRole('button', { name: '0 of 3 devices activated' }).waitFor();
+    await card.getByRole('button', { name: 'Remove license' }).click();
+    await page.getByRole('combobox', { name: 'License' }).waitFor();
+    expect(await page.getByRole('combobox', { name: 'License' }).inputValue()).toBe(
+      `******-******-******-${(key as string).slice(-6)}`,
+    );
+    expect(new URL(page.url()).hash).toBe('#remove-SoundIDReferenceHeadphones');
+
+    // The same key on another account: the popup names this account's address, masked.
+    const other = await signedInCustomer('add-key-other');
+    const otherPage = await openProducts(other.email, other.password);
+    await otherPage.goto('/add-license');
+    await otherPage.getByLabel('License activation key').fill(key as string);
+    await otherPage.getByRole('button', { name: 'Register key' }).click();
+    const dialog = otherPage.getByRole('dialog', { name: 'Activation key already used' });
+    await dialog.getByText(`This key is registered to ${account.email.slice(0, 1)}***@e***.com.`).waitFor();
+    await otherPage.getByText('License registration error.').waitFor();
+  });
+
+  it('claims the ADAM Audio trial with an operator-added serial, and activates VoiceAI from its page', async () => {
+    const account = await signedInCustomer('adam');
+    const serial = `ADAM-E2E-${Date.now().toString(36).toUpperCase()}`;
+    await adminPost(base, 'add-serials', { serials: [serial] });
+    const page = await openProducts(account.email, account.password);
+    await page.goto('/adam-audio');
+    await page.getByLabel('Monitor serial number').fill('ADAM-NOPE-000000');
+    await page.getByRole('button', { name: 'Claim trial' }).click();
+    await page.getByText('Serial number is not valid.', { exact: false }).waitFor();
+    await page.getByLabel('Monitor serial number').fill(serial);
+    await page.getByRole('button', { name: 'Claim trial' }).click();
+    await page.getByText('Your 60-day trial has been activated successfully!').waitFor();
+    await page.getByRole('link', { name: 'Go to Licenses & Devices' }).click();
+    const card = page.getByRole('listitem', { name: 'SoundID Reference for Speakers & Headphones' });
+    await card.getByText('Your 60-day trial of SoundID Reference for Speakers & Headphones ends in 60 days.').waitFor();
+
+    // The voice AI trial: its activation button starts the trial, then the how-to page opens.
+    await page.getByRole('button', { name: 'Start 7-day free trial' }).click();
+    await page.waitForURL('**/products/voice-ai/activate?**');
+    expect(new URL(page.url()).searchParams.get('activationType')).toBe('trial');
+    await page.getByRole('heading', { level: 1, name: 'How to activate SoundID VoiceAI' }).waitFor();
+    await expectAccessible(page, 'voice-ai-activate');
+    await page.goBack();
+    await page.getByText('Free trial: 7 days left.').waitFor();
+  });
+
+  it('an app signs in through the login deeplink and activates; the customer deactivates it in the browser', async () => {
+    const account = await signedInCustomer('devices');
+    const [key] = await issueKeys(base, 'sid-reference');
+    await registerKey(base, account.token, key as string);
+    const state = path.join(scratch, 'app-simulator.json');
+    expect(
+      await appSimulator(base, state, 'login', '--email', account.email, '--password', account.password),
+    ).toContain(`signed in as ${account.email}`);
+    expect(
+      await appSimulator(
+        base,
+        state,
+        'activate',
+        '--product',
+        'SoundIDReference',
+        '--machine',
+        'e2e-mac-1',
+        '--name',
+        'E2E Mac',
+      ),
+    ).toContain('1 of 3 devices activated');
+
+    const page = await openProducts(account.email, account.password);
+    const card = page.getByRole('listitem', { name: 'SoundID Reference for Speakers & Headphones' });
+    await card.getByRole('button', { name: '1 of 3 devices activated' }).click();
+    const panel = page.getByRole('region', { name: 'Devices of SoundID Reference for Speakers & Headphones' });
+    await panel.getByRole('rowheader', { name: 'E2E Mac' }).waitFor();
+    await expectAccessible(page, 'products-devices-panel');
+    await panel.getByRole('button', { name: 'Deactivate E2E Mac' }).click();
+    await panel.getByRole('button', { name: 'Cancel' }).click();
+    await panel.getByRole('button', { name: 'Deactivate E2E Mac' }).click();
+    await panel.getByRole('button', { name: 'Yes, deactivate' }).click();
+    await page.getByText('E2E Mac deactivated successfully.').waitFor();
+    await card.getByRole('button', { name: '0 of 3 devices activated' }).waitFor();
+    expect(await panel.count()).toBe(0);
+    expect(
+      await appSimulator(base, state, 'check', '--product', 'SoundIDReference', '--machine', 'e2e-mac-1').catch(
+        (e: { stdout: string }) => e.stdout,
+      ),
+    ).toContain('not licensed');
+  });
+
+  it('upgrades a licence with an operator-issued upgrade code', async () => {
+    const account = await signedInCustomer('upgrade');
+    const [key] = await issueKeys(base, 'ref4-hp');
+    await registerKey(base, account.token, key as string);
+    const code = await issueUpgradeCode(base, 'sid-reference-hp', ['ref4-hp']);
+
+    const page = await openProducts(account.email, account.password);
+    const card = page.getByRole('listitem', { name: 'Reference 4 Headphone Edition' });
+    await card.getByRole('button', { name: 'Upgrade' }).click();
+    const panel = page.getByRole('region', { name: 'Upgrade Reference 4 Headphone Edition' });
+    await panel.getByRole('link', { name: /Upgrade for \$39/ }).waitFor();
+    const apply = panel.getByRole('button', { name: 'Apply upgrade code' });
+    expect(await apply.isDisabled()).toBe(true);
+    await panel.getByRole('textbox', { name: 'Upgrade code' }).fill(code.toLowerCase());
+    await expectAccessible(page, 'products-upgrade-panel');
+    await apply.click();
+    await page.getByText('Upgrade successful!').waitFor();
+    await page.getByRole('listitem', { name: 'SoundID Reference for Headphones' }).waitFor();
+    expect(await panel.count()).toBe(0);
+
+    // The traded-in licence says Upgraded and offers no second upgrade.
+    await card.getByRole('button', { name: 'Remove license' }).click();
+    expect(await page.getByRole('option', { name: /\(Upgraded\)/ }).count()).toBe(1);
+  });
+
+  it('offline activation: uploads an .swinfo request and downloads a licence file that verifies with the public key', async () => {
+    const account = await signedInCustomer('offline');
+    const [key] = await issueKeys(base, 'sid-reference');
+    await registerKey(base, account.token, key as string);
+    const nonce = 'e2e-nonce-0123456789abcdef';
+    const request = path.join(scratch, 'studio.swinfo');
+    // A request as docs/offline-activation.md describes it.
+    writeFileSync(
+      request,
+      JSON.stringify({
+        format: 'soundid-swinfo',
+        version: 1,
+        productName: 'SoundIDReference',
+        machineId: 'e2e-offline-1',
+        deviceName: 'Offline studio',
+        nonce,
+        appVersion: '5.12.1',
+        os: 'macOS 15.1',
+      }),
+    );
+    const bad = path.join(scratch, 'bad.swinfo');
+    writeFileSync(bad, JSON.stringify({ format: 'soundid-swinfo', version: 2 }));
+
+    const page = await openProducts(account.email, account.password);
+    await page.getByRole('button', { name: 'Offline activation' }).click();
+    const panel = page.getByRole('region', { name: 'Offline activation' });
+    await panel.getByLabel('License request file (.swinfo)').setInputFiles(bad);
+    await panel.getByRole('button', { name: 'Download license file' }).click();
+    await panel.getByRole('alert').getByText('Unsupported .swinfo version 2.', { exact: false }).waitFor();
+
+    await panel.getByLabel('License request file (.swinfo)').setInputFiles(request);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      panel.getByRole('button', { name: 'Download license file' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('SoundIDReference-e2e-offline-1.swlicense');
+    const saved = path.join(scratch, download.suggestedFilename());
+    await download.saveAs(saved);
+
+    const licence = JSON.parse(readFileSync(saved, 'utf8')) as Record<string, string>;
+    const published = (await (await fetch(`${base}/api/licenses/offline-public-key`)).json()) as {
+      Result: { KeyId: string; PublicKeyPem: string };
+    };
+    expect(licence.algorithm).toBe('Ed25519');
+    expect(licence.keyId).toBe(published.Result.KeyId);
+    const payload = Buffer.from(licence.payload as string, 'base64url');
+    const signature = Buffer.from(licence.signature as string, 'base64url');
+    const publicKey = createPublicKey(published.Result.PublicKeyPem);
+    expect(verify(null, payload, publicKey, signature)).toBe(true);
+    expect(verify(null, Buffer.concat([payload, Buffer.from(' ')]), publicKey, signature)).toBe(false);
+    expect(JSON.parse(payload.toString('utf8'))).toMatchObject({
+      productName: 'SoundIDReference',
+      machineId: 'e2e-offline-1',
+      deviceName: 'Offline studio',
+      licenseKind: 'Perpetual',
+      nonce,
+    });
+    await page
+      .getByRole('listitem', { name: 'SoundID Reference for Speakers & Headphones' })
+      .getByRole('button', { name: '1 of 3 devices activated' })
+      .waitFor();
+  });
+});

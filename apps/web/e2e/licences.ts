@@ -1,0 +1,73 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { E2E_ADMIN_TOKEN, repoRoot } from './api-server';
+
+/** Helpers of the licence specs: the operator API, an app's sign-in, and the app simulator. */
+
+async function envelope<T>(response: Response, what: string): Promise<T> {
+  const body = (await response.json()) as { Success: boolean; Result: T; Fault?: { ExceptionName: string } };
+  if (!body.Success) throw new Error(`${what} failed: ${body.Fault?.ExceptionName}`);
+  return body.Result;
+}
+
+/** An operator call (`/api/admin/*` with the e2e operator token). */
+export async function adminPost<T>(baseUrl: string, path: string, body: unknown): Promise<T> {
+  const response = await fetch(`${baseUrl}/api/admin/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${E2E_ADMIN_TOKEN}` },
+    body: JSON.stringify(body),
+  });
+  return envelope<T>(response, path);
+}
+
+/** Fresh activation keys of a catalogue product (`npm run admin -- issue-keys`). */
+export async function issueKeys(baseUrl: string, product: string, count = 1): Promise<string[]> {
+  return (await adminPost<{ Keys: string[] }>(baseUrl, 'issue-keys', { product, count })).Keys;
+}
+
+/** An upgrade code from one product to another (`npm run admin -- issue-upgrade-codes`). */
+export async function issueUpgradeCode(baseUrl: string, product: string, from: string[]): Promise<string> {
+  const { Codes } = await adminPost<{ Codes: string[] }>(baseUrl, 'issue-upgrade-codes', {
+    product,
+    from,
+    count: 1,
+    shape: 'upg',
+  });
+  return Codes[0] as string;
+}
+
+/** A session token for calls made outside the browser (like a desktop app's). */
+export async function apiToken(baseUrl: string, email: string, password: string): Promise<string> {
+  const response = await fetch(`${baseUrl}/api/accounts/LoginByEmail`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password, keepMeSignedIn: false }),
+  });
+  const body = (await response.json()) as { Token?: string };
+  if (!body.Token) throw new Error('LoginByEmail gave no token');
+  return body.Token;
+}
+
+export async function registerKey(baseUrl: string, token: string, key: string): Promise<void> {
+  const response = await fetch(`${baseUrl}/api/accounts/RegisterKey`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authtoken: token },
+    body: JSON.stringify({ key }),
+  });
+  await envelope(response, 'RegisterKey');
+}
+
+const run = promisify(execFile);
+
+/** `npm run app -- <args>` against the test service: the desktop-app simulator as a child process. */
+export async function appSimulator(baseUrl: string, stateFile: string, ...args: string[]): Promise<string> {
+  const { stdout } = await run(
+    'npx',
+    ['tsx', 'apps/api/src/cli/app-simulator.ts', ...args, '--url', baseUrl, '--state', stateFile],
+    {
+      cwd: repoRoot,
+      timeout: 60_000,
+    },
+  );
+  return stdout;
+}

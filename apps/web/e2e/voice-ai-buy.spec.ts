@@ -1,0 +1,117 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createVerifiedAccount, logIn } from './accounts';
+import { repoRoot } from './api-server';
+import { useBrowser } from './browser';
+
+/**
+ * Buying tokens in the sandbox as a customer does — buy page, checkout screen with the test
+ * cards, post-checkout result, purchase history — and spending them from the app simulator
+ * (`npm run app`) as the VoiceAI plugin does, then reading the usage history.
+ */
+const run = promisify(execFile);
+const stateDir = mkdtempSync(path.join(tmpdir(), 'soundid-e2e-app-'));
+afterAll(() => rmSync(stateDir, { recursive: true, force: true }));
+
+/** The app simulator, the way a person runs it: `npm run app -- <command>` (tsx directly, same file). */
+async function appSimulator(baseUrl: string, ...args: string[]): Promise<string> {
+  const { stdout } = await run(
+    'npx',
+    ['tsx', 'apps/api/src/cli/app-simulator.ts', ...args, '--url', baseUrl, '--state', path.join(stateDir, 'app.json')],
+    { cwd: repoRoot, timeout: 60_000 },
+  );
+  return stdout.trim();
+}
+
+async function openBuyPage(page: Page, email: string, password: string): Promise<void> {
+  await logIn(page, email, password, '/login?nextUrl=%2Fproducts%2Fvoice-ai');
+  await page.getByRole('heading', { level: 1, name: 'Choose Perpetual or Pay-as-you-go' }).waitFor();
+}
+
+async function payWithCard(page: Page, bundleTitle: string, cardNumber: string): Promise<void> {
+  await page
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('heading', { level: 3, name: bundleTitle }) })
+    .getByRole('button', { name: 'Buy tokens' })
+    .click();
+  await page.getByRole('heading', { level: 1, name: 'Purchase tokens' }).waitFor();
+  await page.getByLabel('Card number').fill(cardNumber);
+  await page.getByLabel('Expiry (MM/YY)').fill('12/34');
+  await page.getByLabel('CVC').fill('123');
+  await page.getByRole('button', { name: /^Pay \$/ }).click();
+}
+
+describe('voice AI buy page and card checkout', () => {
+  const browser = useBrowser();
+
+  it('buys a bundle with 4242 4242 4242 4242: Payment successful!, the tokens in the purchase history', async () => {
+    const account = await createVerifiedAccount(browser.baseUrl, 'buyer');
+    const page = await browser.newPage();
+    await openBuyPage(page, account.email, account.password);
+    expect(await page.title()).toBe('My SoundID | SoundID VoiceAI Tokens');
+    await page.getByText('No active license. Start the free trial, buy Perpetual mode or tokens.').waitFor();
+    const producer = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Producer' }) });
+    await producer.getByText('Most popular').waitFor();
+    await producer.getByText('$39.99').waitFor();
+
+    await payWithCard(page, 'Producer', '4242 4242 4242 4242');
+    await page.waitForURL(/\/products\/post-checkout\?invoice_tag=inv_/);
+    await page.getByRole('heading', { level: 1, name: 'Payment successful!' }).waitFor();
+    const events = await page.evaluate(() =>
+      ((window as { dataLayer?: { event: string }[] }).dataLayer ?? []).map((e) => e.event),
+    );
+    expect(events).toEqual(['begin_checkout']);
+
+    await page.goto('/products/transactions');
+    const purchases = page.getByRole('table');
+    await purchases.getByRole('cell', { name: 'Purchased' }).waitFor();
+    expect(await purchases.getByRole('cell', { name: '5,000' }).count()).toBe(2); // amount and remaining
+
+    await page.goto('/products/voice-ai');
+    await page.getByText('Pay-as-you-go: 5,000 tokens (about 8 minutes of processing).').waitFor();
+  });
+
+  it('a declined card (4000 0000 0000 0002) ends on Payment unsuccessful, and credits nothing', async () => {
+    const account = await createVerifiedAccount(browser.baseUrl, 'declined');
+    const page = await browser.newPage();
+    await openBuyPage(page, account.email, account.password);
+    await payWithCard(page, 'Starter', '4000 0000 0000 0002');
+    await page.getByRole('heading', { level: 1, name: 'Payment unsuccessful' }).waitFor();
+    await page
+      .getByText('Looks like there was an issue with your payment. Please try again later or contact our support team!')
+      .waitFor();
+
+    await page.goto('/products/transactions');
+    await page.getByRole('table').getByRole('cell', { name: 'Nothing here yet.' }).waitFor();
+  });
+
+  it('tokens spent from the app simulator show in the usage history', async () => {
+    const account = await createVerifiedAccount(browser.baseUrl, 'spender');
+    const page = await browser.newPage();
+    await openBuyPage(page, account.email, account.password);
+    await payWithCard(page, 'Starter', '4242 4242 4242 4242');
+    await page.getByRole('heading', { level: 1, name: 'Payment successful!' }).waitFor();
+
+    const base = browser.baseUrl;
+    expect(await appSimulator(base, 'login', '--email', account.email, '--password', account.password)).toMatch(
+      /^signed in as /,
+    );
+    expect(await appSimulator(base, 'activate', '--product', 'SoundIDVoiceAI', '--machine', 'e2e-vocal-booth')).toMatch(
+      /1 of 2 devices activated/,
+    );
+    expect(await appSimulator(base, 'spend', '--seconds', '12.4', '--request', 'e2e-take-1')).toBe(
+      'spent 130 tokens for 12.4 s (request e2e-take-1); 870 left',
+    );
+
+    await page.goto('/products/transactions');
+    await page.getByRole('tab', { name: 'Usage history' }).click();
+    const usage = page.getByRole('table');
+    await usage.getByRole('cell', { name: '130' }).waitFor();
+    expect(await usage.getByRole('cell', { name: 'Purchased' }).count()).toBe(1);
+  });
+});

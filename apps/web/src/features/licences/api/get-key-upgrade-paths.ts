@@ -1,0 +1,16 @@
+import { type KeyUpgradePathsResult, licenceCallPaths } from '@soundid/contracts';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiPost } from '../../../lib/api-client';
+
+/** The store upgrades that fit a licence (left side of the upgrade panel). */
+export async function getKeyUpgradePaths(key: string): Promise<KeyUpgradePathsResult> {
+  const { Result } = await apiPost<KeyUpgradePathsResult>(licenceCallPaths.KeyUpgradePaths, { key });
+  return Result;
+}
+
+export const keyUpgradePathsQueryOptions = (key: string) =>
+  queryOptions({ queryKey: ['licences', 'upgrade-paths', key], queryFn: () => getKeyUpgradePaths(key) });
+
+export function useKeyUpgradePaths(key: string | undefined) {
+  return useQuery({ ...keyUpgradePathsQueryOptions(key ?? ''), enabled: Boolean(key) });
+}

@@ -1,0 +1,22 @@
+import { licenceCallPaths, type UpgradeKeyResult } from '@soundid/contracts';
+import { useMutation } from '@tanstack/react-query';
+import { apiPost } from '../../../lib/api-client';
+
+export interface UpgradeKeyInput {
+  /** The licence's FormattedKey as listed (masked); the service resolves it among the caller's keys. */
+  key: string;
+  upgradeCode: string;
+}
+
+/** UpgradeCodeIncompatibility is handled by the panel (a popup); other faults also reach the banner. */
+export async function upgradeKey({ key, upgradeCode }: UpgradeKeyInput): Promise<UpgradeKeyResult> {
+  const { Result } = await apiPost<UpgradeKeyResult>(licenceCallPaths.UpgradeKey, {
+    key,
+    upgradeCode: upgradeCode.trim(),
+  });
+  return Result;
+}
+
+export function useUpgradeKey() {
+  return useMutation({ mutationFn: upgradeKey });
+}

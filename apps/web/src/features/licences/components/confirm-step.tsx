@@ -1,0 +1,38 @@
+import { licencesText } from '@soundid/contracts/ui-text';
+import { useEffect, useRef } from 'react';
+import { Button } from '../../../components/button';
+
+/**
+ * The second step of a two-step ask-then-confirm flow (deactivate, remove): the question with
+ * Confirm and Cancel. Focus moves to the question so that it is read out and Escape-free
+ * keyboard users land on the choice.
+ */
+export function ConfirmStep({
+  question,
+  confirmLabel,
+  isBusy,
+  onConfirm,
+  onCancel,
+}: {
+  question: string;
+  confirmLabel: string;
+  isBusy: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  const ref = useRef<HTMLFieldSetElement>(null);
+  useEffect(() => ref.current?.focus(), []);
+  return (
+    <fieldset ref={ref} className="confirm-step" tabIndex={-1}>
+      <legend className="confirm-step__question">{question}</legend>
+      <div className="form__actions">
+        <Button variant="danger" className="button--small" isBusy={isBusy} disabled={isBusy} onClick={onConfirm}>
+          {confirmLabel}
+        </Button>
+        <Button variant="secondary" className="button--small" disabled={isBusy} onClick={onCancel}>
+          {licencesText.cancel}
+        </Button>
+      </div>
+    </fieldset>
+  );
+}

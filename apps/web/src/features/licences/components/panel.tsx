@@ -1,0 +1,61 @@
+import { licencesText } from '@soundid/contracts/ui-text';
+import { type ReactNode, useEffect, useRef } from 'react';
+
+/**
+ * A panel of the page (devices, upgrade, removal, offline activation), opened by a toggle that
+ * points at its id. Focus moves to its heading when it opens, which also scrolls it into view
+ * when a reload reopens it from the URL hash.
+ */
+export function Panel({
+  id,
+  heading,
+  onClose,
+  children,
+}: {
+  id: string;
+  heading: string;
+  onClose: () => void;
+  children: ReactNode;
+}) {
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => headingRef.current?.focus(), []);
+  return (
+    <section id={id} className="licence-panel" aria-labelledby={`${id}-heading`}>
+      <header className="licence-panel__header">
+        <h3 id={`${id}-heading`} ref={headingRef} tabIndex={-1} className="licence-panel__heading">
+          {heading}
+        </h3>
+        <button type="button" className="licence-panel__close" aria-label={licencesText.close} onClick={onClose}>
+          <span aria-hidden="true">×</span>
+        </button>
+      </header>
+      {children}
+    </section>
+  );
+}
+
+/** The button that opens or closes a panel; it says which panel it controls and whether it is open. */
+export function PanelToggle({
+  panelId,
+  isOpen,
+  onToggle,
+  children,
+}: {
+  panelId: string;
+  isOpen: boolean;
+  onToggle: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      className="button button--secondary button--small panel-toggle"
+      aria-expanded={isOpen}
+      aria-controls={isOpen ? panelId : undefined}
+      onClick={onToggle}
+    >
+      {children}
+      <span className="panel-toggle__chevron" aria-hidden="true" />
+    </button>
+  );
+}

@@ -1,0 +1,20 @@
+import type { StoreSettings } from '@soundid/contracts';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiGet } from '../../../lib/api-client';
+
+export async function getStoreSettings(): Promise<StoreSettings> {
+  // The perpetual card says when the price cannot be shown: no banner.
+  const { Result } = await apiGet<StoreSettings>('/api/shopify/store-settings', { silent: true });
+  return Result;
+}
+
+/** Fetched once per visit (account-and-sign-in §3): the store does not change under a page. */
+export const storeSettingsQueryOptions = queryOptions({
+  queryKey: ['shopify', 'store-settings'],
+  queryFn: getStoreSettings,
+  staleTime: Number.POSITIVE_INFINITY,
+});
+
+export function useStoreSettings() {
+  return useQuery(storeSettingsQueryOptions);
+}

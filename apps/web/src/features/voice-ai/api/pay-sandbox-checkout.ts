@@ -1,0 +1,23 @@
+import type { SandboxCheckoutPayResult } from '@soundid/contracts';
+import { useMutation } from '@tanstack/react-query';
+import { apiPost } from '../../../lib/api-client';
+
+export interface SandboxCard {
+  cardNumber: string;
+  expiry: string;
+  cvc: string;
+}
+
+/** Declines and invalid cards are answered on the form itself: silent. */
+export async function paySandboxCheckout(clientSecret: string, card: SandboxCard): Promise<SandboxCheckoutPayResult> {
+  const { Result } = await apiPost<SandboxCheckoutPayResult>('/api/sandbox/checkout/pay', {
+    clientSecret,
+    ...card,
+    silent: true,
+  });
+  return Result;
+}
+
+export function usePaySandboxCheckout(clientSecret: string) {
+  return useMutation({ mutationFn: (card: SandboxCard) => paySandboxCheckout(clientSecret, card) });
+}

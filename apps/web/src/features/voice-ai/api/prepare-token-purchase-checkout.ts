@@ -1,0 +1,30 @@
+import type { KeyValue, PrepareTokenPurchaseCheckoutResult } from '@soundid/contracts';
+import { useMutation } from '@tanstack/react-query';
+import { apiPost } from '../../../lib/api-client';
+
+export interface PrepareCheckoutRequest {
+  priceId: string;
+  metadata: KeyValue[];
+  /** Only off the main host (spec §7). */
+  returnUrl?: string;
+}
+
+/** Faults (bundle gone, checkout unavailable) reach the banner; the button is enabled again. */
+export async function prepareTokenPurchaseCheckout(
+  request: PrepareCheckoutRequest,
+): Promise<PrepareTokenPurchaseCheckoutResult> {
+  const { Result } = await apiPost<PrepareTokenPurchaseCheckoutResult>(
+    '/api/voiceai/PrepareTokenPurchaseCheckout',
+    {
+      priceId: request.priceId,
+      metadata: request.metadata,
+      ...(request.returnUrl && { returnUrl: request.returnUrl }),
+    },
+    { paymentsEnv: true },
+  );
+  return Result;
+}
+
+export function usePrepareTokenPurchaseCheckout() {
+  return useMutation({ mutationFn: prepareTokenPurchaseCheckout });
+}
