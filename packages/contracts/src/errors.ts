@@ -70,6 +70,14 @@ export const faults = {
     message: "We don't recognize this user. Please check your email address and password.",
   },
   UserPasswordChangeOldPasswordInvalid: { status: 400, type: B, message: 'Old password is not correct.' },
+  /** Ending the other sessions: the password given to confirm it is wrong (ASVS 7.5.2). */
+  ReauthenticationPasswordInvalid: { status: 400, type: B, message: 'Password is not correct.' },
+  /** Ending the other sessions from an account without a password, signed in too long ago. */
+  ReauthenticationRequired: {
+    status: 403,
+    type: B,
+    message: 'For your security, sign out and sign in again, then sign out your other devices.',
+  },
   UserPasswordChangeNewPasswordInvalidTooWeak: { status: 400, type: B, message: 'New password is too weak.' },
   UserPasswordAlreadySet: {
     status: 409,
@@ -281,6 +289,8 @@ export const SESSION_CLEARING_FAULTS: readonly FaultName[] = [
 /** Faults the screens handle themselves: no global banner. */
 export const LOCALLY_HANDLED_FAULTS: readonly FaultName[] = [
   'UserPasswordChangeOldPasswordInvalid',
+  'ReauthenticationPasswordInvalid',
+  'ReauthenticationRequired',
   'ActionTokenExpired',
   'ActionTokenAlreadyUsed',
   'UserNotFound',

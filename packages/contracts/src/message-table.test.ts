@@ -93,6 +93,9 @@ describe('the message table of spec §8', () => {
       'AttemptOverLimitChangeEmail',
       'AttemptOverLimitLogin',
       'KeyOwnedByAnotherUser',
+      // Ours, not the spec's: the sessions panel's re-authentication (ASVS 7.5.2).
+      'ReauthenticationPasswordInvalid',
+      'ReauthenticationRequired',
       'UpgradeCodeIncompatibility',
       'UserNotFound',
       'UserPasswordChangeOldPasswordInvalid',

@@ -77,6 +77,7 @@ export const text = {
   thisDevice: 'This device',
   lastActive: 'Last active',
   endOtherSessions: 'Sign out all other devices',
+  endOtherSessionsConfirm: 'Enter your password to sign out all other devices.',
   profileHeading: 'Profile',
   emailRow: 'Email',
   newEmail: 'New email address',

@@ -45,7 +45,8 @@ export const accountCalls = {
   ChangeEmail: callBody({ newEmail: emailSchema }),
   DeleteAccount: emptyBody,
   GetSessions: emptyBody,
-  EndOtherSessions: emptyBody,
+  /** The password confirms it (ASVS 7.5.2); accounts without a password send none. */
+  EndOtherSessions: callBody({ password: z.string().max(PASSWORD_MAX_LENGTH).optional() }),
 } as const;
 
 export type AccountCallName = keyof typeof accountCalls;

@@ -185,10 +185,10 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     return ok(await app.deps.sessions.listActive(auth.userId, auth.sessionId));
   });
 
-  /** Signs out every other browser and app; this session stays. */
+  /** Signs out every other browser and app once the customer authenticates again; this session stays. */
   app.post(path('EndOtherSessions'), { schema: { body: accountCalls.EndOtherSessions } }, async (request) => {
     const auth = await app.requireSession(request);
-    await app.deps.sessions.revokeAllOf(app.deps.db, auth.userId, auth.sessionId);
+    await accounts.endOtherSessions(auth.userId, auth.sessionId, request.body.password);
     return ok();
   });
 

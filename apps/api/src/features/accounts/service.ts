@@ -8,13 +8,14 @@ import {
   LOGIN_LOCKOUT_MINUTES,
   LOGIN_MAX_FAILED_ATTEMPTS,
   PASSWORD_RESET_LINK_VALIDITY_HOURS,
+  REAUTHENTICATION_WINDOW_MINUTES,
   type SocialPlatform,
   type User,
   VERIFICATION_LINK_VALIDITY_HOURS,
 } from '@soundid/contracts';
 import { and, eq, ne } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { actionTokens, socialAccounts, users } from '../../db/schema';
+import { actionTokens, sessions, socialAccounts, users } from '../../db/schema';
 import { BoundedQueue } from '../../lib/bounded-queue';
 import type { Clock } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
@@ -404,6 +405,34 @@ export class AccountService {
       await tx.update(users).set({ passwordHash, updatedAt: clock.now() }).where(eq(users.id, userId));
       await this.deps.sessions.revokeAllOf(tx, userId, sessionId);
     });
+  }
+
+  /**
+   * Signs out every other browser and app after a fresh authentication (ASVS 7.5.2): the
+   * password, under the sign-in lockout so that this call cannot be used to guess it; an
+   * account without a password (social sign-in only) must have signed in within the window.
+   */
+  async endOtherSessions(userId: string, sessionId: string, password: string | undefined): Promise<void> {
+    const { db, clock, limiter } = this.deps;
+    const user = await findUserById(db, userId);
+    if (!user) throw new Fault('UserAuthenticationFailed');
+    if (user.passwordHash) {
+      const key = normalizeEmail(user.email);
+      if (await limiter.isLocked(LOGIN_LIMIT, key)) throw new Fault('AttemptOverLimitLogin');
+      if (!password || !(await verifyPassword(user.passwordHash, password))) {
+        const locked = await limiter.record(LOGIN_LIMIT, key);
+        throw new Fault(locked ? 'AttemptOverLimitLogin' : 'ReauthenticationPasswordInvalid');
+      }
+      await limiter.reset(LOGIN_LIMIT, key);
+    } else {
+      const [current] = await db
+        .select({ createdAt: sessions.createdAt })
+        .from(sessions)
+        .where(eq(sessions.id, sessionId));
+      const ageMs = clock.now().getTime() - (current?.createdAt.getTime() ?? 0);
+      if (ageMs > REAUTHENTICATION_WINDOW_MINUTES * 60_000) throw new Fault('ReauthenticationRequired');
+    }
+    await this.deps.sessions.revokeAllOf(db, userId, sessionId);
   }
 
   // ── Profile ─────────────────────────────────────────────────────────────

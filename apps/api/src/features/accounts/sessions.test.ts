@@ -1,6 +1,9 @@
+import { LOGIN_MAX_FAILED_ATTEMPTS, REAUTHENTICATION_WINDOW_MINUTES } from '@soundid/contracts';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, PASSWORD, signUpVerified } from '../../../test/accounts-flow';
 import { createTestApp, type TestApp } from '../../../test/test-app';
+import { users } from '../../db/schema';
 import { describeDevice } from './sessions';
 
 let t: TestApp;
@@ -30,11 +33,46 @@ describe('active sessions', () => {
       expect.arrayContaining(['Chrome on macOS', 'SoundID Reference/5.2 (Windows)']),
     );
 
-    expect((await t.call('/api/accounts/EndOtherSessions', {}, laptop)).json()).toEqual({ Success: true, Result: {} });
+    const endOthers = (password?: string) =>
+      t.call('/api/accounts/EndOtherSessions', password === undefined ? {} : { password }, laptop);
+    expect(faultOf(await endOthers())).toBe('ReauthenticationPasswordInvalid');
+    expect(faultOf(await endOthers('not the password'))).toBe('ReauthenticationPasswordInvalid');
+    expect((await t.call('/api/accounts/LoginByToken', {}, app)).statusCode).toBe(200);
+    expect((await endOthers(PASSWORD)).json()).toEqual({ Success: true, Result: {} });
     expect(faultOf(await t.call('/api/accounts/LoginByToken', {}, app))).toBe('UserAuthenticationFailed');
     const after = (await t.call('/api/accounts/GetSessions', {}, laptop)).json().Result;
     expect(after).toHaveLength(1);
     expect(after[0].Current).toBe(true);
+  });
+});
+
+describe('ending the other sessions asks for a fresh authentication (ASVS 7.5.2)', () => {
+  it('wrong passwords count toward the sign-in lockout', async () => {
+    await signUpVerified(t, 'guess@example.com');
+    const token = await login('guess@example.com');
+    for (let i = 1; i < LOGIN_MAX_FAILED_ATTEMPTS; i++) {
+      expect(faultOf(await t.call('/api/accounts/EndOtherSessions', { password: `guess ${i}` }, token))).toBe(
+        'ReauthenticationPasswordInvalid',
+      );
+    }
+    expect(faultOf(await t.call('/api/accounts/EndOtherSessions', { password: 'last guess' }, token))).toBe(
+      'AttemptOverLimitLogin',
+    );
+    expect(faultOf(await t.call('/api/accounts/EndOtherSessions', { password: PASSWORD }, token))).toBe(
+      'AttemptOverLimitLogin',
+    );
+  });
+
+  it('an account without a password must have signed in within the window', async () => {
+    await signUpVerified(t, 'social-only@example.com');
+    const token = await login('social-only@example.com');
+    const other = await login('social-only@example.com');
+    await t.database.db.update(users).set({ passwordHash: null }).where(eq(users.email, 'social-only@example.com'));
+    expect((await t.call('/api/accounts/EndOtherSessions', {}, token)).json().Success).toBe(true);
+    expect(faultOf(await t.call('/api/accounts/LoginByToken', {}, other))).toBe('UserAuthenticationFailed');
+
+    t.clock.advanceMinutes(REAUTHENTICATION_WINDOW_MINUTES + 1);
+    expect(faultOf(await t.call('/api/accounts/EndOtherSessions', {}, token))).toBe('ReauthenticationRequired');
   });
 });
 

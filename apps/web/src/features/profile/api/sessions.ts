@@ -13,9 +13,9 @@ export function useSessions() {
   return useQuery(sessionsQueryOptions);
 }
 
-/** Signs out every other browser and app; this one stays signed in. */
-export async function endOtherSessions(): Promise<void> {
-  await postAccountCall('EndOtherSessions', {});
+/** Signs out every other browser and app, confirmed by the password; this one stays signed in. */
+export async function endOtherSessions(body: { password?: string }): Promise<void> {
+  await postAccountCall('EndOtherSessions', body);
 }
 
 export function useEndOtherSessions() {

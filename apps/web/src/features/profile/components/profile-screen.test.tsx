@@ -180,17 +180,27 @@ describe('profile', () => {
     expect(sessionStore.get()?.HasPassword).toBe(true);
   });
 
-  it('lists where the customer is signed in and signs out the other devices', async () => {
+  it('lists where the customer is signed in and signs out the other devices after the password', async () => {
     const api = mockApi({
       GetSessions: inSequence(ok(sessions), ok(sessions.slice(0, 1))),
-      EndOtherSessions: ok(),
+      EndOtherSessions: inSequence(fault('ReauthenticationPasswordInvalid'), ok()),
     });
     const { user } = await openProfile();
     const panel = await screen.findByRole('region', { name: 'Where you are signed in' });
     expect(await within(panel).findByText('SoundID Reference/5.2')).toBeInTheDocument();
     expect(within(panel).getByText('This device')).toBeInTheDocument();
     await user.click(within(panel).getByRole('button', { name: 'Sign out all other devices' }));
-    await waitFor(() => expect(api.callsTo('EndOtherSessions')).toHaveLength(1));
+    const password = within(panel).getByLabelText('Password');
+    expect(password).toHaveFocus();
+    expect(within(panel).getByRole('button', { name: 'Sign out all other devices' })).toBeDisabled();
+    await user.type(password, 'wrong one');
+    await user.click(within(panel).getByRole('button', { name: 'Sign out all other devices' }));
+    expect(await within(panel).findByText('Password is not correct.')).toBeInTheDocument();
+    await user.clear(password);
+    await user.type(password, 'the password');
+    await user.click(within(panel).getByRole('button', { name: 'Sign out all other devices' }));
+    await waitFor(() => expect(api.callsTo('EndOtherSessions')).toHaveLength(2));
+    expect(api.callsTo('EndOtherSessions')[1]?.body).toMatchObject({ password: 'the password' });
     await waitFor(() => expect(within(panel).queryByText('SoundID Reference/5.2')).not.toBeInTheDocument());
     expect(within(panel).queryByRole('button', { name: 'Sign out all other devices' })).not.toBeInTheDocument();
     expect(notificationsStore.get()[0]?.content).toBe('You have been signed out on every other device.');
