@@ -13,6 +13,15 @@ const optionalString = z
   .optional()
   .transform((v) => (v ? v : undefined));
 
+/**
+ * The service's base URL: PUBLIC_URL, else http://localhost:PORT (PORT defaults to 3000). The
+ * operator CLI and the app simulator take the same default from the same variables, so that
+ * they find a service started with only PORT set.
+ */
+export function servicePublicUrl(env: { PUBLIC_URL?: string | undefined; PORT?: string | number | undefined }): string {
+  return (env.PUBLIC_URL || `http://localhost:${env.PORT ?? 3000}`).replace(/\/$/, '');
+}
+
 const redirectTargetsSchema = z.array(
   z.object({ Id: z.string().regex(/^[a-z0-9-]+$/), Name: z.string().min(1), CallbackUrl: z.url() }),
 );
@@ -162,7 +171,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     isProduction,
     port: env.PORT,
     host: env.HOST,
-    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
+    publicUrl: servicePublicUrl(env),
     dataDir,
     databaseUrl: env.DATABASE_URL,
     sessionSecret: env.SESSION_SECRET ?? readOrCreateSecret(dataDir, 'session-secret'),

@@ -71,3 +71,18 @@ export async function appSimulator(baseUrl: string, stateFile: string, ...args: 
   );
   return stdout;
 }
+
+/**
+ * `npm run admin -- <args>` as README tells a newcomer to run it: no --url and no --token, the
+ * service found on the same PORT and the operator token from the same ADMIN_TOKEN as the
+ * service's.
+ */
+export async function adminCli(baseUrl: string, ...args: string[]): Promise<string> {
+  const { PUBLIC_URL: _publicUrl, DATA_DIR: _dataDir, ...env } = process.env;
+  const { stdout } = await run('npx', ['tsx', 'apps/api/src/cli/admin.ts', ...args], {
+    cwd: repoRoot,
+    timeout: 60_000,
+    env: { ...env, PORT: new URL(baseUrl).port, ADMIN_TOKEN: E2E_ADMIN_TOKEN },
+  });
+  return stdout.trim();
+}

@@ -8,11 +8,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createVerifiedAccount, logIn } from './accounts';
 import { repoRoot } from './api-server';
 import { useBrowser } from './browser';
+import { adminCli } from './licences';
 
 /**
  * Buying tokens in the sandbox as a customer does — buy page, checkout screen with the test
  * cards, post-checkout result, purchase history — and spending them from the app simulator
- * (`npm run app`) as the VoiceAI plugin does, then reading the usage history.
+ * (`npm run app`) as the VoiceAI plugin does, then reading the usage history; Perpetual mode
+ * bought from the buy page's card through the sandbox storefront, and the seven-day trial
+ * started from the buy page.
  */
 const run = promisify(execFile);
 const stateDir = mkdtempSync(path.join(tmpdir(), 'soundid-e2e-app-'));
@@ -113,5 +116,57 @@ describe('voice AI buy page and card checkout', () => {
     const usage = page.getByRole('table');
     await usage.getByRole('cell', { name: '130' }).waitFor();
     expect(await usage.getByRole('cell', { name: 'Purchased' }).count()).toBe(1);
+  });
+
+  it("buys Perpetual mode from the buy page's card through the sandbox storefront; Licenses & Devices shows it", async () => {
+    const account = await createVerifiedAccount(browser.baseUrl, 'perpetual-card');
+    const page = await browser.newPage();
+    await openBuyPage(page, account.email, account.password);
+    const card = page.getByRole('region', { name: 'Perpetual mode' });
+    await card.getByText('Price: $99.00').waitFor();
+    // The compare-at price, struck through.
+    expect(await card.locator('s').textContent()).toBe('Regular price: $149.00');
+
+    await card.getByRole('button', { name: 'Buy Perpetual mode' }).click();
+    await page.waitForURL((url) => url.pathname.startsWith('/sandbox/shopify/cart/c/'));
+    await page.getByRole('heading', { level: 1, name: 'Checkout' }).waitFor();
+    expect(await page.getByLabel('Email').inputValue()).toBe(account.email);
+    const summary = page.getByRole('region', { name: 'Order summary' });
+    expect(await summary.getByText('SoundID VoiceAI Perpetual').count()).toBe(1);
+    expect(await summary.getByText('Quantity 1').count()).toBe(1);
+    await page.getByRole('button', { name: 'Pay now' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Thank you for your purchase!' }).waitFor();
+
+    await page.getByRole('link', { name: 'Go to Licenses & Devices' }).click();
+    await page.waitForURL((url) => url.pathname === '/products');
+    const voice = page.getByRole('region', { name: 'SoundID VoiceAI' });
+    await voice.getByText('Perpetual mode is active.').waitFor();
+    const orders = await adminCli(browser.baseUrl, 'orders', '--email', account.email);
+    const key = /^\s+([A-Z0-9]{6}-[A-Z0-9]{6}-[A-Z0-9]{6}-([A-Z0-9]{6}))\s+(\S+)$/m.exec(orders);
+    expect(key?.[3]).toBe(account.email);
+    await voice.getByText(`******-******-******-${key?.[2]}`).waitFor();
+    await voice.getByRole('link', { name: 'Buy tokens' }).waitFor();
+    expect(await voice.getByRole('link', { name: 'Buy Perpetual mode or tokens' }).count()).toBe(0);
+  });
+
+  it('starts the seven-day free trial from the buy page, which then offers it no more', async () => {
+    const account = await createVerifiedAccount(browser.baseUrl, 'buy-trial');
+    const page = await browser.newPage();
+    await openBuyPage(page, account.email, account.password);
+    const offer = page.getByRole('region', { name: 'Try it free for seven days' });
+    await offer.getByText('Start your seven-day free trial of SoundID VoiceAI. No credit card required.').waitFor();
+
+    await offer.getByRole('button', { name: 'Start 7-day free trial' }).click();
+    await page.getByRole('heading', { level: 1, name: 'How to activate SoundID VoiceAI' }).waitFor();
+    const activate = new URL(page.url());
+    expect(activate.pathname).toBe('/products/voice-ai/activate');
+    expect(activate.searchParams.get('activationType')).toBe('trial');
+    expect(activate.searchParams.get('deeplink')).toMatch(/^soundid:\/\/starttrial\?/);
+
+    await page.goBack();
+    await page.getByText('Your tokens: Free trial: 7 days left.').waitFor();
+    expect(await offer.count()).toBe(0);
+    await page.goto('/products');
+    await page.getByText('Your free trial of SoundID VoiceAI ends in 7 days.').waitFor();
   });
 });

@@ -1,6 +1,7 @@
 /**
- * Regenerates docs/screenshots: /login, /profile and the demo customer's /products at 1440 and
- * 360 px, against a fresh API.
+ * Regenerates docs/screenshots: /login, /profile, the demo customer's /products and a new
+ * customer's buy page (/products/voice-ai, trial offer included) at 1440 and 360 px, against a
+ * fresh API.
  * Run from the repository root: npm run screenshots -w apps/web
  */
 import path from 'node:path';
@@ -29,6 +30,12 @@ try {
     await page.waitForURL('**/profile');
     await page.getByRole('region', { name: 'Password' }).waitFor();
     await page.screenshot({ path: path.join(outDir, `profile-${label}.png`), fullPage: true });
+    await page.goto('/products/voice-ai');
+    await page.getByRole('button', { name: 'Start 7-day free trial' }).waitFor();
+    // The perpetual card has its price from the storefront.
+    await page.getByRole('region', { name: 'Perpetual mode' }).getByText('Unlimited processing').waitFor();
+    await page.getByText('Loading price…').waitFor({ state: 'detached' });
+    await page.screenshot({ path: path.join(outDir, `voice-ai-buy-${label}.png`), fullPage: true });
     await context.close();
 
     const demoContext = await browser.newContext({ baseURL: api.baseUrl, viewport });

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { StorefrontOrderSummary } from '@soundid/contracts';
+import { servicePublicUrl } from '../config';
 
 /**
  * The operator CLI (`npm run admin -- <command>`). It talks to a running service through
@@ -26,7 +27,7 @@ Commands:
                              Monitor serials for the ADAM Audio 60-day trial claim
 
 Options:
-  --url <url>                The service (default: PUBLIC_URL, else http://localhost:3000)
+  --url <url>                The service (default: PUBLIC_URL, else http://localhost:$PORT, PORT 3000)
   --token <token>            Operator token (default: ADMIN_TOKEN, else DATA_DIR/admin-token)
   --help                     Show this help
 `;
@@ -210,7 +211,7 @@ async function main(argv: string[]): Promise<number> {
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  const baseUrl = String(values.url ?? process.env.PUBLIC_URL ?? 'http://localhost:3000').replace(/\/$/, '');
+  const baseUrl = typeof values.url === 'string' ? values.url.replace(/\/$/, '') : servicePublicUrl(process.env);
   const token = operatorToken(typeof values.token === 'string' ? values.token : undefined);
   const api: AdminApi = async (method, apiPath, body) => {
     const res = await fetch(`${baseUrl}${apiPath}`, {

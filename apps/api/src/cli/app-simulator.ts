@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { servicePublicUrl } from '../config';
 import { verifyOfflineLicense } from '../features/licences/offline';
 
 /**
@@ -32,7 +33,7 @@ Commands:
   logout         Ends the app's session and forgets it
 
 Options:
-  --url <url>    The service (default: PUBLIC_URL, else http://localhost:3000)
+  --url <url>    The service (default: PUBLIC_URL, else http://localhost:$PORT, PORT 3000)
   --state <file> Where the app session is kept (default: DATA_DIR/app-simulator.json)
   --help         Show this help
 
@@ -134,7 +135,7 @@ export async function runSimulator(argv: string[], io: SimulatorIo): Promise<num
     if (!existsSync(stateFile)) throw new UsageError(`Not signed in: run npm run app -- login first (${stateFile})`);
     return JSON.parse(readFileSync(stateFile, 'utf8')) as State;
   };
-  const baseUrl = (options.url ?? io.env.PUBLIC_URL ?? 'http://localhost:3000').replace(/\/$/, '');
+  const baseUrl = options.url ? options.url.replace(/\/$/, '') : servicePublicUrl(io.env);
   const machineId = options.machine ?? defaultMachineId();
   const deviceName = options.name ?? hostname();
 

@@ -53,6 +53,15 @@ describe('npm run admin', () => {
     expect(stdout).toContain('EmailVerified: true');
   });
 
+  it('finds the service on PORT when neither --url nor PUBLIC_URL is given', async () => {
+    const { stdout } = await run(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(new URL('../../cli/admin.ts', import.meta.url)), 'products'],
+      { env: { ...process.env, ADMIN_TOKEN, PUBLIC_URL: '', PORT: new URL(baseUrl).port } },
+    );
+    expect(stdout).toMatch(/^sid-reference\s+SoundIDReference\s/m);
+  });
+
   it('prints the service metrics', async () => {
     const { stdout } = await cli('metrics', '--url', baseUrl, '--token', ADMIN_TOKEN);
     expect(JSON.parse(stdout)).toMatchObject({

@@ -27,6 +27,19 @@ async function app(...argv: string[]): Promise<{ code: number; out: string }> {
 }
 
 describe('app simulator', () => {
+  it('finds the service on PORT when neither --url nor PUBLIC_URL is given, as the service names itself', async () => {
+    await signUpVerified(t, 'sim.port@example.com');
+    const lines: string[] = [];
+    const code = await runSimulator(
+      ['login', '--email', 'sim.port@example.com', '--password', PASSWORD, '--state', path.join(dir, 'port.json')],
+      { log: (line) => lines.push(line), env: { PORT: new URL(url).port } },
+    );
+    expect({ code, out: lines.join('\n') }).toEqual({ code: 0, out: expect.stringMatching(/^signed in as sim.port@/) });
+    expect(JSON.parse(readFileSync(path.join(dir, 'port.json'), 'utf8')).url).toBe(
+      `http://localhost:${new URL(url).port}`,
+    );
+  });
+
   it('signs in through the login deeplink and activates, checks and deactivates a machine', async () => {
     const token = await signUpVerified(t, 'sim@example.com');
     await ownKey(t, token, 'sid-reference');
