@@ -1,5 +1,5 @@
 import { formatHistoryDate, messages } from '@soundid/contracts';
-import { text } from '@soundid/contracts/ui-text';
+import { profileText, text } from '@soundid/contracts/ui-text';
 import { Button } from '../../../components/button';
 import { notify } from '../../../lib/notifications';
 import { useEndOtherSessions, useSessions } from '../api/sessions';
@@ -13,7 +13,7 @@ export function SessionsPanel() {
   return (
     <section className="card sessions" aria-labelledby="sessions-heading">
       <h2 id="sessions-heading" className="sessions__heading">
-        {text.sessionsHeading}
+        {profileText.sessionsHeading}
       </h2>
       {sessions.isPending ? (
         <p>{text.loading}</p>
@@ -23,7 +23,9 @@ export function SessionsPanel() {
             <li key={session.Id} className="sessions__item">
               <span className="sessions__device">{session.Device}</span>
               <span className="sessions__meta">
-                {session.Current ? text.thisDevice : `${text.lastActive} ${formatHistoryDate(session.LastSeenAt)}`}
+                {session.Current
+                  ? profileText.thisDevice
+                  : `${profileText.lastActive} ${formatHistoryDate(session.LastSeenAt)}`}
               </span>
             </li>
           ))}
@@ -38,7 +40,7 @@ export function SessionsPanel() {
             endOthers.mutate(undefined, { onSuccess: () => notify('success', messages.otherSessionsEnded) })
           }
         >
-          {text.endOtherSessions}
+          {profileText.endOtherSessions}
         </Button>
       )}
     </section>
