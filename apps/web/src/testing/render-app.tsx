@@ -8,20 +8,20 @@ import { FALLBACK_CONFIG, type PublicConfig } from '../config/public-config';
 import { createQueryClient } from '../lib/react-query';
 import { type SessionUser, sessionStore } from '../lib/session';
 
+/** Navigations are transitions: the history moves at once, the screen once it is ready. */
+function RenderedLocation({ into }: { into: { location: Location } }) {
+  const location = useLocation();
+  useLayoutEffect(() => {
+    into.location = location;
+  }, [into, location]);
+  return null;
+}
+
 /** The whole app (guards, shell, lazy screens) at a path, with a given user state. */
 export function renderApp(path: string, options: { user?: SessionUser; config?: Partial<PublicConfig> } = {}) {
   if ('user' in options) sessionStore.set(options.user);
   const history = createMemoryHistory({ initialEntries: [path], v5Compat: true });
   const rendered = { location: history.location };
-
-  /** Navigations are transitions: the history moves at once, the screen once it is ready. */
-  function RenderedLocation() {
-    const location = useLocation();
-    useLayoutEffect(() => {
-      rendered.location = location;
-    }, [location]);
-    return null;
-  }
 
   // What the specs read and drive: the location on screen, and navigations from outside the app
   // (like a link's: the screen's module first, then the move).
@@ -38,7 +38,7 @@ export function renderApp(path: string, options: { user?: SessionUser; config?: 
   const user = userEvent.setup();
   const view = render(
     <App config={{ ...FALLBACK_CONFIG, ...options.config }} history={history} queryClient={createQueryClient()}>
-      <RenderedLocation />
+      <RenderedLocation into={rendered} />
     </App>,
   );
   return { ...view, router, user };
