@@ -4,10 +4,10 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 
-// The API serves the built SPA itself (apps/api serves apps/web/dist); in `vite` dev mode the
-// dev server forwards /api to a locally running API so that cookies stay same-origin.
+// Module ids for the chunk groups below: our code, the shared form parts, the entry module.
 const APP_CODE = /[\\/](apps[\\/]web|packages[\\/]contracts)[\\/]src[\\/]/;
-const COMPONENTS = /[\\/](apps[\\/]web[\\/]src[\\/]components[\\/]|packages[\\/]contracts[\\/]src[\\/]field-rules\.ts$)/;
+const COMPONENTS =
+  /[\\/](apps[\\/]web[\\/]src[\\/]components[\\/]|packages[\\/]contracts[\\/]src[\\/]field-rules\.ts$)/;
 const ENTRY = /[\\/]apps[\\/]web[\\/]src[\\/]main\.tsx$/;
 
 /**
@@ -32,6 +32,8 @@ function precompress(): Plugin {
   };
 }
 
+// The API serves the built SPA itself (apps/api serves apps/web/dist); in `vite` dev mode the
+// dev server forwards /api to a locally running API so that cookies stay same-origin.
 export default defineConfig({
   plugins: [react(), precompress()],
   server: {
