@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { type AppOptions, buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
@@ -81,5 +82,7 @@ export function fakeWebDist(): string {
   mkdirSync(path.join(dist, 'assets'));
   writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>My SoundID</title><div id="root"></div>');
   writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
+  // As the web build writes them (apps/web/vite.config.ts, precompress).
+  writeFileSync(path.join(dist, 'assets', 'app-abc123.js.gz'), gzipSync('console.log(1)'));
   return dist;
 }

@@ -1,4 +1,6 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+// The schema lives apart so that the catalogue loads without zod (the /login budget, ADR 0020).
+import type { faultSchema } from './fault-schema';
 
 /**
  * ExceptionType values (API contract: 30 is fixed, the rest are ours).
@@ -313,14 +315,6 @@ export function faultMessage(name: string | undefined, userText?: string): strin
   return userText || name || faults.Unknown.message;
 }
 
-export const faultVariableSchema = z.object({ Key: z.string(), Value: z.string() });
-export const faultSchema = z.object({
-  ExceptionName: z.string(),
-  ExceptionType: z.number().int(),
-  ExceptionCode: z.number().int(),
-  ExceptionUserText: z.string(),
-  ExceptionVariables: z.array(faultVariableSchema),
-});
 export type FaultBody = z.infer<typeof faultSchema>;
 
 export interface FailureEnvelope {

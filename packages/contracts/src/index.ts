@@ -5,6 +5,8 @@ export * from './calls/licences';
 export * from './calls/voice-ai';
 export * from './constants';
 export * from './errors';
+export * from './fault-schema';
+export * from './field-rules';
 export * from './format';
 export * from './messages';
 // Storefront (perpetual licence purchase)

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { emailProblem, passwordProblem } from './field-rules';
 import {
   emailSchema,
   isAddressComplete,
@@ -39,6 +40,33 @@ describe('e-mail', () => {
     const v = `${'a'.repeat(84)}@example.com`;
     expect(v).toHaveLength(96);
     expect(emailSchema.safeParse(v).success).toBe(true);
+  });
+});
+
+describe('zod-free rules (field-rules.ts) against the schemas', () => {
+  const emails = [
+    'ann@example.com',
+    ' ann@example.com ',
+    'a.b+c@sub.example.co.uk',
+    '',
+    '   ',
+    'ann',
+    'ann@',
+    '@example.com',
+    'ann@example',
+    'ann@example.',
+    'a n@example.com',
+    'ann@@example.com',
+    `${'a'.repeat(84)}@example.com`,
+    `${'a'.repeat(85)}@example.com`,
+    ` ${'a'.repeat(84)}@example.com `,
+  ];
+  it.each(emails)('e-mail %j: same verdict and message', (v) => {
+    expect(emailProblem(v)).toBe(firstMessage(emailSchema.safeParse(v)));
+  });
+  const passwords = ['', '1234567', '12345678', ' 234567 ', 'x'.repeat(64), 'x'.repeat(128), 'x'.repeat(129)];
+  it.each(passwords)('password %j: same verdict and message', (v) => {
+    expect(passwordProblem(v)).toBe(firstMessage(passwordSchema.safeParse(v)));
   });
 });
 

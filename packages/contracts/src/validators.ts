@@ -7,10 +7,8 @@ import {
   SERIAL_MAX_LENGTH,
   SERIAL_MIN_LENGTH,
 } from './constants';
+import { EMAIL_PATTERN } from './field-rules';
 import { messages } from './messages';
-
-/** A pragmatic standard address shape: local@domain.tld, no spaces, one @. */
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 
 export const emailSchema = z
   .string({ error: messages.emailFormat })
@@ -23,14 +21,6 @@ export const passwordSchema = z
   .string({ error: messages.passwordTooShort })
   .min(PASSWORD_MIN_LENGTH, messages.passwordTooShort)
   .max(PASSWORD_MAX_LENGTH, messages.passwordTooLong);
-
-export function isValidEmail(value: string): boolean {
-  return emailSchema.safeParse(value).success;
-}
-
-export function isValidPassword(value: string): boolean {
-  return passwordSchema.safeParse(value).success;
-}
 
 /** Returns the repeated-password message when the two differ. */
 export function repeatedPasswordError(password: string, repeated: string): string | undefined {

@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, fakeWebDist, type TestApp } from '../../test/test-app';
 
@@ -23,6 +24,15 @@ describe('serving the SPA', () => {
     const res = await t.app.inject('/assets/app-abc123.js');
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toContain('immutable');
+  });
+
+  it("serves the build's precompressed files to browsers that accept them", async () => {
+    const gzip = await t.app.inject({ url: '/assets/app-abc123.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe('console.log(1)');
+    const plain = await t.app.inject({ url: '/assets/app-abc123.js', headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe('console.log(1)');
   });
 
   it('keeps unknown API paths and non-GET page requests as JSON 404 Faults', async () => {

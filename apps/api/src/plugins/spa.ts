@@ -16,6 +16,8 @@ export async function registerSpa(app: FastifyInstance, distDir: string | undefi
       root: distDir,
       wildcard: true,
       index: 'index.html',
+      // The web build writes .br and .gz beside its files: served to browsers that take them.
+      preCompressed: true,
       cacheControl: false,
       setHeaders(res, filePath) {
         const hashed = filePath.includes(`${path.sep}assets${path.sep}`);

@@ -1,23 +1,37 @@
-import { Outlet, useMatches } from 'react-router';
+import type { ReactNode } from 'react';
+import { matchRoutes, useLocation, useRoutes } from 'react-router';
 import { ErrorBanner } from '../components/error-banner';
 import { NotificationsRegion } from '../components/notifications-region';
 import { GuardRedirect } from './guard-redirect';
 import { NavigationEffects } from './navigation-effects';
-import { mergeHandles } from './route-handle';
+import { type MergedHandle, mergeHandles } from './route-handle';
+import { appRoutes } from './router';
 import { Shell } from './shell/shell';
 import { SupportChat } from './shell/support-chat';
 import { useGuardRedirect } from './use-guard-redirect';
 import { usePageTitle } from './use-page-title';
 
-/** The root route: guards, page title, navigation effects, and the shell around the screen. */
-export function AppLayout() {
-  const route = mergeHandles(useMatches());
+/** The matched screen inside the layout its routes' handles ask for. */
+export function AppRoutes() {
+  const location = useLocation();
+  const screen = useRoutes(appRoutes, location);
+  const matches = matchRoutes(appRoutes, location) ?? [];
+  const route = mergeHandles(matches.map((match) => match.route.handle));
+  return (
+    <AppLayout route={route} target={matches.at(-1)?.params.target}>
+      {screen}
+    </AppLayout>
+  );
+}
+
+/** Guards, page title, navigation effects, and the shell around the screen. */
+function AppLayout({ route, target, children }: { route: MergedHandle; target?: string; children: ReactNode }) {
   usePageTitle(route.titles);
-  const decision = useGuardRedirect(route.access, route.kind);
+  const decision = useGuardRedirect(route.access, route.kind, target);
   const screen = (
     <>
       <NavigationEffects kind={route.kind} />
-      {decision ? <GuardRedirect decision={decision} /> : <Outlet />}
+      {decision ? <GuardRedirect decision={decision} /> : children}
     </>
   );
 

@@ -1,23 +1,41 @@
-import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import type { ComponentProps } from 'react';
-import { RouterProvider } from 'react-router';
+import type { QueryClient } from '@tanstack/react-query';
+import { type ComponentProps, type ReactNode, Suspense } from 'react';
+import { BrowserRouter, unstable_HistoryRouter as HistoryRouter } from 'react-router';
+import { WaitingOverlay } from '../components/waiting-overlay';
 import type { PublicConfig } from '../config/public-config';
 import { PublicConfigContext } from '../config/public-config-context';
+import { QueryClientSlot } from '../lib/query-client-slot';
+import { AppRoutes } from './app-layout';
 
 export function App({
   config,
-  router,
   queryClient,
+  history,
+  children,
 }: {
   config: PublicConfig;
-  router: ComponentProps<typeof RouterProvider>['router'];
-  queryClient: QueryClient;
+  /** Default: one made when the first screen that needs it loads. */
+  queryClient?: QueryClient;
+  /** Default: the browser's history. Tests pass a memory history. */
+  history?: ComponentProps<typeof HistoryRouter>['history'];
+  /** Rendered inside the router beside the screens (tests watch the rendered location with it). */
+  children?: ReactNode;
 }) {
+  // Until the first screen's module is there, the waiting overlay stands in for the whole page;
+  // navigations later are transitions, which keep the current screen until the next one is ready.
+  const routes = (
+    <>
+      <Suspense fallback={<WaitingOverlay />}>
+        <AppRoutes />
+      </Suspense>
+      {children}
+    </>
+  );
   return (
     <PublicConfigContext value={config}>
-      <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>
+      <QueryClientSlot value={queryClient}>
+        {history ? <HistoryRouter history={history}>{routes}</HistoryRouter> : <BrowserRouter>{routes}</BrowserRouter>}
+      </QueryClientSlot>
     </PublicConfigContext>
   );
 }

@@ -1,5 +1,3 @@
-import type { UIMatch } from 'react-router';
-
 export interface RouteAccess {
   allowAnonymousUser: boolean;
   allowAuthenticatedUser: boolean;
@@ -23,11 +21,13 @@ export const everyone: Partial<RouteAccess> = { allowAnonymousUser: true, allowA
 
 const DEFAULT_ACCESS: RouteAccess = { allowAnonymousUser: false, allowAuthenticatedUser: true };
 
+export type MergedHandle = RouteHandle & { access: RouteAccess; titles: string[] };
+
 /** The deepest route's settings win; titles of all matched routes are kept for the page title. */
-export function mergeHandles(matches: readonly UIMatch[]): RouteHandle & { access: RouteAccess; titles: string[] } {
-  const merged: RouteHandle & { access: RouteAccess; titles: string[] } = { access: DEFAULT_ACCESS, titles: [] };
-  for (const match of matches) {
-    const handle = match.handle as RouteHandle | undefined;
+export function mergeHandles(handles: readonly unknown[]): MergedHandle {
+  const merged: MergedHandle = { access: DEFAULT_ACCESS, titles: [] };
+  for (const value of handles) {
+    const handle = value as RouteHandle | undefined;
     if (!handle) continue;
     if (handle.title) merged.titles.push(handle.title);
     if (handle.access) merged.access = { ...DEFAULT_ACCESS, ...handle.access };

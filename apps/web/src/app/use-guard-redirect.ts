@@ -1,14 +1,17 @@
-import { useLocation, useParams, useSearchParams } from 'react-router';
+import { useLocation, useSearchParams } from 'react-router';
 import { redirectRoutePath, useNavigationMemory } from '../lib/navigation-memory';
 import { useSessionUser } from '../lib/session';
 import { type GuardDecision, resolveGuardRedirect } from './guards';
 import type { RouteAccess, RouteKind } from './route-handle';
 
 /** Feeds the current location, user and remembered navigation to the guards. */
-export function useGuardRedirect(access: RouteAccess, kind: RouteKind | undefined): GuardDecision | null {
+export function useGuardRedirect(
+  access: RouteAccess,
+  kind: RouteKind | undefined,
+  target: string | undefined,
+): GuardDecision | null {
   const location = useLocation();
   const [searchParams] = useSearchParams();
-  const { target } = useParams();
   const user = useSessionUser();
   const memory = useNavigationMemory();
   return resolveGuardRedirect({

@@ -1,5 +1,5 @@
 import { paginationWindow } from '@soundid/contracts';
-import { text } from '@soundid/contracts/ui-text';
+import { pagerText } from '@soundid/contracts/ui-text';
 
 /**
  * Page links: 3 each side of the current page, the first and the last, with ellipses.
@@ -20,10 +20,10 @@ export function Pager({
     if (!isLoading && target !== page && target >= 1 && target <= pageCount) onPage(target);
   };
   return (
-    <nav className="pager" aria-label={text.pager.label} aria-busy={isLoading || undefined}>
+    <nav className="pager" aria-label={pagerText.label} aria-busy={isLoading || undefined}>
       <button type="button" className="pager__step" onClick={() => go(page - 1)} disabled={page <= 1}>
         <span aria-hidden="true">‹</span>
-        <span className="visually-hidden">{text.pager.previous}</span>
+        <span className="visually-hidden">{pagerText.previous}</span>
       </button>
       {paginationWindow(page, pageCount).map((item, index) =>
         item === 'ellipsis' ? (
@@ -36,7 +36,7 @@ export function Pager({
             key={item}
             type="button"
             className="pager__page"
-            aria-label={text.pager.page(item)}
+            aria-label={pagerText.page(item)}
             aria-current={item === page ? 'page' : undefined}
             onClick={() => go(item)}
           >
@@ -46,7 +46,7 @@ export function Pager({
       )}
       <button type="button" className="pager__step" onClick={() => go(page + 1)} disabled={page >= pageCount}>
         <span aria-hidden="true">›</span>
-        <span className="visually-hidden">{text.pager.next}</span>
+        <span className="visually-hidden">{pagerText.next}</span>
       </button>
     </nav>
   );

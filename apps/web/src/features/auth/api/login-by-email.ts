@@ -1,7 +1,7 @@
 import type { LoginResult } from '@soundid/contracts';
-import { useMutation } from '@tanstack/react-query';
 import { postAccountCall } from '../../../lib/api-client';
 import { setSignedInUser } from '../../../lib/session';
+import { useAction } from '../../../lib/use-action';
 
 export interface EmailCredentials {
   email: string;
@@ -21,5 +21,5 @@ export async function loginByEmail({ email, password }: EmailCredentials) {
 }
 
 export function useLoginByEmail() {
-  return useMutation({ mutationFn: loginByEmail, onSuccess: setSignedInUser });
+  return useAction(loginByEmail, setSignedInUser);
 }

@@ -1,7 +1,7 @@
 import type { LoginResult, SocialPlatform } from '@soundid/contracts';
-import { useMutation } from '@tanstack/react-query';
 import { postAccountCall } from '../../../lib/api-client';
 import { setSignedInUser } from '../../../lib/session';
+import { useAction } from '../../../lib/use-action';
 
 export interface SocialCredentials {
   socialPlatform: SocialPlatform;
@@ -22,5 +22,5 @@ export async function loginBySocial({ socialPlatform, token }: SocialCredentials
 }
 
 export function useLoginBySocial() {
-  return useMutation({ mutationFn: loginBySocial, onSuccess: setSignedInUser });
+  return useAction(loginBySocial, setSignedInUser);
 }

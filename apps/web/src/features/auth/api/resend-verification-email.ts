@@ -1,5 +1,5 @@
-import { useMutation } from '@tanstack/react-query';
 import { postAccountCall } from '../../../lib/api-client';
+import { useAction } from '../../../lib/use-action';
 import type { EmailCredentials } from './login-by-email';
 
 export async function resendVerificationEmail(credentials: EmailCredentials): Promise<void> {
@@ -7,5 +7,5 @@ export async function resendVerificationEmail(credentials: EmailCredentials): Pr
 }
 
 export function useResendVerificationEmail() {
-  return useMutation({ mutationFn: resendVerificationEmail });
+  return useAction(resendVerificationEmail);
 }

@@ -1,9 +1,6 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { emailSchema, faultMessage, messages, passwordSchema } from '@soundid/contracts';
+import { emailProblem, faultMessage, messages, passwordProblem } from '@soundid/contracts';
 import { text } from '@soundid/contracts/ui-text';
-import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { z } from 'zod';
+import { type FormEvent, useRef, useState } from 'react';
 import { Button } from '../../../components/button';
 import { FormMessage } from '../../../components/form-message';
 import { PasswordField } from '../../../components/password-field';
@@ -12,30 +9,42 @@ import { isApiError, isFault } from '../../../lib/api-errors';
 import { type EmailCredentials, useLoginByEmail } from '../api/login-by-email';
 import { useResendVerificationEmail } from '../api/resend-verification-email';
 
-const loginSchema = z.object({ email: emailSchema, password: passwordSchema });
+/** Which fields break the contracts' rules (their texts are not shown on this form). */
+function invalidFields({ email, password }: EmailCredentials) {
+  return { email: emailProblem(email) !== undefined, password: passwordProblem(password) !== undefined };
+}
 
 /**
  * E-mail sign-in (spec §5): an invalid field takes the focus (e-mail first), the validators'
- * texts are not shown, and submit waits for both fields. Success sets the user; the guards
- * then take the customer on.
+ * texts are not shown, and submit waits for both fields. After a refused submit the marks follow
+ * the typing. Success sets the user; the guards then take the customer on. A plain form with the
+ * zod-free rules, so that /login loads no form or schema library (ADR 0020).
  */
 export function LoginForm() {
-  const form = useForm<z.input<typeof loginSchema>, unknown, EmailCredentials>({
-    resolver: zodResolver(loginSchema),
-    defaultValues: { email: '', password: '' },
-  });
+  const [values, setValues] = useState<EmailCredentials>({ email: '', password: '' });
+  const [wasSubmitted, setSubmitted] = useState(false);
+  const emailRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
   const login = useLoginByEmail();
   const resend = useResendVerificationEmail();
   const [credentials, setCredentials] = useState<EmailCredentials>();
-  const [email, password] = form.watch(['email', 'password']);
-  const isBlank = !email || !password;
-  const errors = form.formState.errors;
+  const isBlank = !values.email || !values.password;
+  const invalid = wasSubmitted ? invalidFields(values) : { email: false, password: false };
 
-  const submit = form.handleSubmit((values) => {
+  const change = (field: keyof EmailCredentials) => (event: { target: HTMLInputElement }) =>
+    setValues((current) => ({ ...current, [field]: event.target.value }));
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setSubmitted(true);
+    const refused = invalidFields(values);
+    if (refused.email) return emailRef.current?.focus();
+    if (refused.password) return passwordRef.current?.focus();
+    const accepted = { email: values.email.trim(), password: values.password };
     resend.reset();
-    setCredentials(values);
-    login.mutate(values);
-  });
+    setCredentials(accepted);
+    login.mutate(accepted);
+  };
 
   return (
     <form className="form" onSubmit={submit} noValidate>
@@ -43,14 +52,20 @@ export function LoginForm() {
         label={text.email}
         type="email"
         autoComplete="email"
-        invalid={Boolean(errors.email)}
-        {...form.register('email')}
+        name="email"
+        value={values.email}
+        onChange={change('email')}
+        invalid={invalid.email}
+        ref={emailRef}
       />
       <PasswordField
         label={text.password}
         autoComplete="current-password"
-        invalid={Boolean(errors.password)}
-        {...form.register('password')}
+        name="password"
+        value={values.password}
+        onChange={change('password')}
+        invalid={invalid.password}
+        ref={passwordRef}
       />
       {isFault(login.error, 'UserLoginEmailUnverifiedAndLinkExpired') ? (
         resend.isSuccess ? (

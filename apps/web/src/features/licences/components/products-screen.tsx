@@ -26,7 +26,12 @@ export function ProductsScreen() {
       }
     >
       <VoiceAiActivationOffer />
-      {licences.isPending && <Spinner label={licencesText.loading} />}
+      {licences.isPending && (
+        // Holds the list's place, so that the footer does not jump when it comes (CLS).
+        <div className="licence-sections licence-sections--pending">
+          <Spinner label={licencesText.loading} />
+        </div>
+      )}
       {licences.isError && (
         <FormMessage tone="error">
           {licencesText.withCode(

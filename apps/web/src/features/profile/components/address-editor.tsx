@@ -1,5 +1,5 @@
 import { type Address, isAddressComplete, messages, type Profile } from '@soundid/contracts';
-import { text } from '@soundid/contracts/ui-text';
+import { profileText, text } from '@soundid/contracts/ui-text';
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { Button } from '../../../components/button';
@@ -47,18 +47,18 @@ export function AddressEditor({ profile, onDone }: { profile: Profile | null; on
     <form className="form form--grid" noValidate onSubmit={submit}>
       <TextField
         className="form__wide"
-        label={text.addressLine1}
+        label={profileText.addressLine1}
         autoComplete="address-line1"
         autoFocus
         required
         {...form.register('addressLine1')}
       />
-      <TextField label={text.city} autoComplete="address-level2" required {...form.register('city')} />
-      <TextField label={text.state} autoComplete="address-level1" required {...form.register('state')} />
-      <TextField label={text.postalCode} autoComplete="postal-code" required {...form.register('postalCode')} />
+      <TextField label={profileText.city} autoComplete="address-level2" required {...form.register('city')} />
+      <TextField label={profileText.state} autoComplete="address-level1" required {...form.register('state')} />
+      <TextField label={profileText.postalCode} autoComplete="postal-code" required {...form.register('postalCode')} />
       <SelectField
-        label={text.country}
-        placeholder={text.chooseCountry}
+        label={profileText.country}
+        placeholder={profileText.chooseCountry}
         autoComplete="country"
         required
         options={countries.data.map((country) => ({ value: country.Code, label: country.Name }))}

@@ -1,5 +1,5 @@
 import { messages } from '@soundid/contracts';
-import { text } from '@soundid/contracts/ui-text';
+import { profileText, text } from '@soundid/contracts/ui-text';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Button } from '../../../components/button';
@@ -28,12 +28,12 @@ export function DeleteAccountPanel() {
   return (
     <section className="danger-zone" aria-labelledby="delete-account-heading">
       <h2 id="delete-account-heading" className="danger-zone__heading">
-        {text.deleteAccountHeading}
+        {profileText.deleteAccountHeading}
       </h2>
-      <p>{text.deleteAccountIntro}</p>
+      <p>{profileText.deleteAccountIntro}</p>
       {isAsked ? (
         <fieldset className="danger-zone__confirm">
-          <legend>{text.deleteAccountConfirmQuestion}</legend>
+          <legend>{profileText.deleteAccountConfirmQuestion}</legend>
           <div className="form__actions">
             <Button
               variant="danger"
@@ -41,7 +41,7 @@ export function DeleteAccountPanel() {
               disabled={deleteAccount.isPending}
               onClick={confirm}
             >
-              {text.deleteAccountConfirm}
+              {profileText.deleteAccountConfirm}
             </Button>
             <Button variant="secondary" autoFocus onClick={() => setAsked(false)}>
               {text.cancel}
@@ -50,7 +50,7 @@ export function DeleteAccountPanel() {
         </fieldset>
       ) : (
         <Button variant="danger" onClick={() => setAsked(true)}>
-          {text.deleteAccountButton}
+          {profileText.deleteAccountButton}
         </Button>
       )}
     </section>

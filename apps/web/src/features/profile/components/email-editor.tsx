@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { emailSchema, faultMessage, messages } from '@soundid/contracts';
-import { text } from '@soundid/contracts/ui-text';
+import { profileText, text } from '@soundid/contracts/ui-text';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { Button } from '../../../components/button';
@@ -29,7 +29,7 @@ export function EmailEditor({ onDone }: { onDone: () => void }) {
   return (
     <form className="form form--inline" noValidate onSubmit={submit}>
       <TextField
-        label={text.newEmail}
+        label={profileText.newEmail}
         type="email"
         autoComplete="email"
         autoFocus

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { messages, passwordSchema } from '@soundid/contracts';
-import { text } from '@soundid/contracts/ui-text';
+import { profileText, text } from '@soundid/contracts/ui-text';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { Button } from '../../../components/button';
@@ -30,7 +30,7 @@ export function PasswordEditor({ onDone }: { onDone: () => void }) {
   return (
     <form className="form form--inline" noValidate onSubmit={submit}>
       <PasswordField
-        label={text.currentPassword}
+        label={profileText.currentPassword}
         autoComplete="current-password"
         autoFocus
         error={errors.oldPassword?.message}

@@ -1,5 +1,5 @@
 import { formatAddress } from '@soundid/contracts';
-import { text } from '@soundid/contracts/ui-text';
+import { profileText } from '@soundid/contracts/ui-text';
 import { useCallback, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { Page } from '../../../components/page';
@@ -26,11 +26,11 @@ export function ProfileScreen() {
   if (!user) return null;
 
   return (
-    <Page heading={text.profileHeading} width="medium">
+    <Page heading={profileText.profileHeading} width="medium">
       <div className="card card--rows">
         <ProfileRow
           id="email"
-          label={text.emailRow}
+          label={profileText.emailRow}
           value={user.Email}
           isEditing={editing === 'email'}
           onEdit={() => setEditing('email')}
@@ -38,7 +38,7 @@ export function ProfileScreen() {
         />
         <ProfileRow
           id="address"
-          label={text.addressRow}
+          label={profileText.addressRow}
           value={formatAddress(user.Profile)}
           isEditing={editing === 'address'}
           onEdit={() => setEditing('address')}
@@ -47,8 +47,8 @@ export function ProfileScreen() {
         {user.HasPassword ? (
           <ProfileRow
             id="change-password"
-            label={text.passwordRow}
-            value={text.passwordHidden}
+            label={profileText.passwordRow}
+            value={profileText.passwordHidden}
             isEditing={editing === 'password'}
             onEdit={() => setEditing('password')}
             editor={<PasswordEditor onDone={close} />}
@@ -57,11 +57,11 @@ export function ProfileScreen() {
           <section id="change-password" className="profile-row" aria-labelledby="set-password-label">
             <div className="profile-row__summary">
               <h2 id="set-password-label" className="profile-row__label">
-                {text.passwordRow}
+                {profileText.passwordRow}
               </h2>
-              <div className="profile-row__value">{text.noPasswordYet}</div>
+              <div className="profile-row__value">{profileText.noPasswordYet}</div>
               <Link className="profile-row__action" to="/profile/set-password">
-                {text.setPasswordLink}
+                {profileText.setPasswordLink}
               </Link>
             </div>
           </section>

@@ -1,5 +1,5 @@
 import { formatHistoryDate, messages } from '@soundid/contracts';
-import { text } from '@soundid/contracts/ui-text';
+import { profileText, text } from '@soundid/contracts/ui-text';
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../../components/button';
 import { FormMessage } from '../../../components/form-message';
@@ -44,7 +44,7 @@ export function SessionsPanel() {
   return (
     <section className="card sessions" aria-labelledby="sessions-heading">
       <h2 id="sessions-heading" className="sessions__heading">
-        {text.sessionsHeading}
+        {profileText.sessionsHeading}
       </h2>
       {sessions.isPending ? (
         <p>{text.loading}</p>
@@ -54,7 +54,9 @@ export function SessionsPanel() {
             <li key={session.Id} className="sessions__item">
               <span className="sessions__device">{session.Device}</span>
               <span className="sessions__meta">
-                {session.Current ? text.thisDevice : `${text.lastActive} ${formatHistoryDate(session.LastSeenAt)}`}
+                {session.Current
+                  ? profileText.thisDevice
+                  : `${profileText.lastActive} ${formatHistoryDate(session.LastSeenAt)}`}
               </span>
             </li>
           ))}
@@ -64,7 +66,7 @@ export function SessionsPanel() {
         <form className="form form--inline" noValidate onSubmit={end}>
           <PasswordField
             label={text.password}
-            hint={text.endOtherSessionsConfirm}
+            hint={profileText.endOtherSessionsConfirm}
             autoComplete="current-password"
             autoFocus
             value={password}
@@ -73,7 +75,7 @@ export function SessionsPanel() {
           {refusal && <FormMessage tone="error">{refusal}</FormMessage>}
           <div className="form__actions">
             <Button type="submit" isBusy={endOthers.isPending} disabled={endOthers.isPending || !password}>
-              {text.endOtherSessions}
+              {profileText.endOtherSessions}
             </Button>
             <Button variant="secondary" onClick={() => setConfirming(false)}>
               {text.cancel}
@@ -90,7 +92,7 @@ export function SessionsPanel() {
             disabled={endOthers.isPending}
             onClick={() => (hasPassword ? setConfirming(true) : end())}
           >
-            {text.endOtherSessions}
+            {profileText.endOtherSessions}
           </Button>
         </>
       )}

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { messages, passwordSchema } from '@soundid/contracts';
-import { text } from '@soundid/contracts/ui-text';
+import { profileText, text } from '@soundid/contracts/ui-text';
 import { useForm } from 'react-hook-form';
 import { Navigate, useNavigate } from 'react-router';
 import { z } from 'zod';
@@ -47,9 +47,9 @@ export function SetPasswordScreen() {
   );
 
   return (
-    <Page heading={text.setPasswordHeading}>
+    <Page heading={profileText.setPasswordHeading}>
       <div className="card">
-        <p>{text.setPasswordIntro}</p>
+        <p>{profileText.setPasswordIntro}</p>
         <form className="form" noValidate onSubmit={submit}>
           <PasswordField
             label={text.newPassword}

@@ -1,4 +1,4 @@
-import { text } from '@soundid/contracts/ui-text';
+import { postCheckoutText } from '@soundid/contracts/ui-text';
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Page } from '../../../components/page';
@@ -34,7 +34,7 @@ export function PostCheckoutScreen() {
     };
   }, [invoiceTag]);
 
-  const t = text.postCheckout;
+  const t = postCheckoutText;
   if (outcome === 'loading') {
     return (
       <Page heading={t.loading}>

@@ -1,5 +1,5 @@
 import { formatHistoryDate } from '@soundid/contracts';
-import { text } from '@soundid/contracts/ui-text';
+import { historyText } from '@soundid/contracts/ui-text';
 import { type KeyboardEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { Page } from '../../../components/page';
@@ -7,8 +7,8 @@ import { Pager } from '../../../components/pager';
 import { type HistoryTab, useActionHistory, usePurchaseHistory } from '../api/get-history';
 
 const TABS: { id: HistoryTab; name: string }[] = [
-  { id: 'purchase', name: text.history.purchaseTab },
-  { id: 'usage', name: text.history.usageTab },
+  { id: 'purchase', name: historyText.purchaseTab },
+  { id: 'usage', name: historyText.usageTab },
 ];
 
 /** Purchase and usage history of voice AI tokens, each paged on its own (spec §2). */
@@ -25,18 +25,18 @@ export function TransactionHistoryScreen() {
 
   return (
     <Page
-      heading={text.history.heading}
+      heading={historyText.heading}
       width="wide"
       actions={
         <div className="page__actions">
-          <Link to="/products">{text.history.toProducts}</Link>
+          <Link to="/products">{historyText.toProducts}</Link>
           <Link className="button button--primary" to="/products/voice-ai">
-            {text.history.buyMore}
+            {historyText.buyMore}
           </Link>
         </div>
       }
     >
-      <div className="tabs" role="tablist" aria-label={text.history.tabsLabel}>
+      <div className="tabs" role="tablist" aria-label={historyText.tabsLabel}>
         {TABS.map((t) => (
           <button
             key={t.id}
@@ -69,7 +69,7 @@ function PurchaseTable({ page, onPage }: { page: number; onPage: (page: number) 
   const history = usePurchaseHistory(page, true);
   return (
     <HistoryTable
-      columns={text.history.purchaseColumns}
+      columns={historyText.purchaseColumns}
       rows={history.data?.PageItems.map((item) => [
         item.TokenAmount.toLocaleString('en-US'),
         item.Type,
@@ -89,7 +89,7 @@ function UsageTable({ page, onPage }: { page: number; onPage: (page: number) => 
   const history = useActionHistory(page, true);
   return (
     <HistoryTable
-      columns={text.history.usageColumns}
+      columns={historyText.usageColumns}
       rows={history.data?.PageItems.map((item) => [
         item.TokenAmount.toLocaleString('en-US'),
         item.Type,
@@ -120,7 +120,7 @@ function HistoryTable({
 }) {
   return (
     <>
-      {isLoading && <p role="status">{text.history.loading}</p>}
+      {isLoading && <p role="status">{historyText.loading}</p>}
       {rows && (
         <div className="table-scroll">
           <table className="history-table">
@@ -136,7 +136,7 @@ function HistoryTable({
             <tbody>
               {rows.length === 0 ? (
                 <tr>
-                  <td colSpan={columns.length}>{text.history.empty}</td>
+                  <td colSpan={columns.length}>{historyText.empty}</td>
                 </tr>
               ) : (
                 rows.map((cells, index) => (

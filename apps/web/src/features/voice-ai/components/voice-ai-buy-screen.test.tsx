@@ -89,8 +89,9 @@ describe('voice AI buy page', { timeout: SCREEN_TEST_TIMEOUT_MS }, () => {
     await waitFor(() => expect(document.title).toBe('My SoundID | SoundID VoiceAI Tokens'));
     expect(document.documentElement.dataset.supportChat).toBe('hidden');
     expect(screen.getByRole('link', { name: '← Back to Licenses & Devices' })).toHaveAttribute('href', '/products');
+    // The offer comes with the products' answer, which may land after the heading.
     expect(
-      screen.getByText('Start your seven-day free trial of SoundID VoiceAI. No credit card required.'),
+      await screen.findByText('Start your seven-day free trial of SoundID VoiceAI. No credit card required.'),
     ).toBeVisible();
     expect(screen.getByRole('button', { name: 'Start 7-day free trial' })).toBeEnabled();
 

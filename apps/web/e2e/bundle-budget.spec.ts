@@ -1,0 +1,36 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { kib, LOGIN_JS_BUDGET_BYTES, LOGIN_SCREEN_MODULE, routeScripts } from '../scripts/route-scripts';
+import { webDir } from './api-server';
+import { useBrowser } from './browser';
+
+/**
+ * Issue 6, figure 4: the JavaScript /login loads stays within 100 KiB gzip (ADR 0020). A size
+ * check, not a timing one: it reads the build the global setup made (apps/web/dist).
+ */
+describe('/login JavaScript budget', () => {
+  const distDir = path.join(webDir, 'dist');
+  const browser = useBrowser();
+
+  it('the import graph from index.html to the login screen weighs at most 100 KiB gzip', () => {
+    const login = routeScripts(distDir, LOGIN_SCREEN_MODULE);
+    const listing = login.scripts.map((s) => `${kib(s.gzipBytes).padStart(9)}  ${s.file}`).join('\n');
+    expect(login.gzipBytes, `/login loads ${kib(login.gzipBytes)}:\n${listing}`).toBeLessThanOrEqual(
+      LOGIN_JS_BUDGET_BYTES,
+    );
+    // The libraries that are not for /login stay off it.
+    expect(login.scripts.map((s) => s.file).filter((f) => /\/(zod|forms|query)-/.test(f))).toEqual([]);
+  });
+
+  it('Chromium opening /login fetches exactly the scripts the graph names, and no others', async () => {
+    const page = await browser.newPage();
+    const fetched = new Set<string>();
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') fetched.add(request.url());
+    });
+    await page.goto('/login', { waitUntil: 'networkidle' });
+    await page.getByRole('heading', { level: 1, name: 'Log in' }).waitFor();
+    const expected = routeScripts(distDir, LOGIN_SCREEN_MODULE).scripts.map((s) => `${browser.baseUrl}/${s.file}`);
+    expect([...fetched].sort()).toEqual(expected.sort());
+  });
+});

@@ -1,0 +1,104 @@
+// Licenses & Devices, offline activation, voice AI activation (licences-web): apart from core.ts so that
+// only those screens load them.
+import { licencesTitles } from './core';
+
+export const licencesText = {
+  activateHeading: licencesTitles.voiceAiActivate,
+  loading: 'Loading your licenses and devices…',
+  withCode: (message: string, code: number | string) => `${message} (code ${code})`,
+  close: 'Close',
+  cancel: 'Cancel',
+  learnMore: 'Learn more',
+  infoLinks: 'Useful links',
+  notifications: 'Notices',
+  toProducts: 'Go to Licenses & Devices',
+  voiceAiReady: 'Your SoundID VoiceAI license is ready to be activated on this computer.',
+  activateVoiceAi: 'Activate SoundID VoiceAI',
+
+  voiceAi: {
+    perpetualKey: 'Perpetual license key',
+    transactionHistory: 'Transaction history',
+    manageDevices: (count: number) => `Manage devices (${count})`,
+    removePerpetualQuestion:
+      'Remove the Perpetual license from your account? Devices activated with it will be deactivated.',
+    removePerpetualConfirm: 'Yes, remove Perpetual',
+    packColumns: ['Pack', 'Activation key'],
+    packNotOwned: 'Not owned',
+    removePack: 'Remove',
+    removePackQuestion: (title: string) => `Remove the activation key of ${title} from your account?`,
+    removePackConfirm: 'Yes, remove',
+    buyPack: 'Buy',
+    opensInNewTab: '(opens in a new tab)',
+  },
+
+  reference: {
+    heading: 'SoundID Reference',
+    productsLabel: 'Reference products',
+    noProducts: 'No SoundID Reference licenses yet. Register an activation key to see yours here.',
+    removeToggle: 'Remove license',
+    offlineToggle: 'Offline activation',
+  },
+
+  devices: {
+    heading: (product: string) => `Devices of ${product}`,
+    columns: ['Device name', 'Registered', 'Actions'],
+    deactivate: 'Deactivate',
+    unnamedDevice: 'Device',
+    deactivateQuestion: (device: string) => `Deactivate ${device}? It will need to be activated again to be used.`,
+    deactivateConfirm: 'Yes, deactivate',
+    guideLink: 'How to activate a device',
+  },
+
+  licenseSelect: 'License',
+  chooseLicense: 'Choose a license',
+
+  upgrade: {
+    heading: (product: string) => `Upgrade ${product}`,
+    storeHeading: 'Upgrade in the store',
+    noStoreUpgrades: 'There are no store upgrades for this license.',
+    codeHeading: 'Have an upgrade code?',
+    codeLabel: 'Upgrade code',
+    codeHint: 'For example UPG-ABCD1234',
+    apply: 'Apply upgrade code',
+    alreadyUpgraded: 'This license has already been used for an upgrade.',
+    incompatibleAdvice:
+      'Please choose the upgrade code that was made for the license you are upgrading. If you bought the wrong upgrade, you can cancel the order or ask our support team for help.',
+    howUpgradesWork: 'How upgrades work',
+    cancelOrder: 'Cancel the order',
+    contactSupport: 'Contact support',
+  },
+
+  removal: {
+    heading: (product: string) => `Remove ${product}`,
+    remove: 'Remove',
+    question: 'Remove this license from your account? Devices activated with it will be deactivated.',
+    confirm: 'Yes, remove license',
+  },
+
+  offline: {
+    heading: 'Offline activation',
+    intro:
+      'Activate a computer without internet: upload the request file (.swinfo) the app saved, then take the license file back to that computer.',
+    fileLabel: 'License request file (.swinfo)',
+    fileHint: 'The app writes it when you choose offline activation.',
+    fileMissing: 'Choose the .swinfo file the app saved.',
+    downloaded: (fileName: string) => `${fileName} has been downloaded. Open it in the app on the offline computer.`,
+  },
+
+  activate: {
+    intro: 'Follow these steps to activate SoundID VoiceAI on this computer.',
+    trialIntro: 'Follow these steps to start your free SoundID VoiceAI trial on this computer.',
+    steps: [
+      'Download and install SoundID VoiceAI from the download center.',
+      'Open SoundID VoiceAI with the button below. Your browser may ask to open the app: allow it.',
+      'Sign in with your SoundID account in the app, if it asks.',
+      'Load the plugin in your DAW and start processing.',
+    ],
+    open: 'Open SoundID VoiceAI',
+    openTrial: 'Start the trial in SoundID VoiceAI',
+    attempted: 'If the app did not open, make sure it is installed, then retry.',
+    retry: 'Retry',
+    goToDownloads: 'Go to downloads',
+    backToProducts: 'Back to Licenses & Devices',
+  },
+} as const;

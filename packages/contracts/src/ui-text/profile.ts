@@ -1,0 +1,32 @@
+// The profile screens' words: apart from core.ts so that only those screens load them (ADR 0020).
+
+export const profileText = {
+  sessionsHeading: 'Where you are signed in',
+  thisDevice: 'This device',
+  lastActive: 'Last active',
+  endOtherSessions: 'Sign out all other devices',
+  endOtherSessionsConfirm: 'Enter your password to sign out all other devices.',
+  profileHeading: 'Profile',
+  emailRow: 'Email',
+  newEmail: 'New email address',
+  addressRow: 'Address',
+  addressLine1: 'Street address',
+  city: 'City',
+  state: 'State / Province',
+  postalCode: 'Postal code',
+  country: 'Country',
+  chooseCountry: 'Choose a country',
+  passwordRow: 'Password',
+  passwordHidden: '••••••••',
+  noPasswordYet: 'No password set: you sign in with a social account.',
+  setPasswordLink: 'Set password',
+  currentPassword: 'Current password',
+  deleteAccountHeading: 'Delete account',
+  deleteAccountIntro:
+    'Deleting your account removes your profile, licenses and devices. We will email you a link to confirm.',
+  deleteAccountButton: 'Delete account',
+  deleteAccountConfirmQuestion: 'Are you sure? This cannot be undone.',
+  deleteAccountConfirm: 'Yes, delete my account',
+  setPasswordHeading: 'Set a password',
+  setPasswordIntro: 'Set a password to also sign in with your email address.',
+} as const;
