@@ -14,13 +14,15 @@ export const PER_CUSTOMER = {
   devices: 10,
   /** 8 token lots, 6 spends and their 6 allocations. */
   ledgerRows: 20,
+  /** Past ones: expired or signed out. */
+  sessions: 2,
 } as const;
 
 /**
  * Verified customers sharing one password hash (hashing each would take minutes), each with a
  * realistic account: keys of two Reference products, a Voice AI licence past its trial paid
  * with tokens, ten devices (four active), eight token lots (some expired, some spent) and six
- * spends. Written in SQL with generate_series straight into the database before the service
+ * spends, and two past sessions. Written in SQL with generate_series straight into the database before the service
  * starts: 100,000 customers take about a minute on PostgreSQL.
  */
 export async function seedCustomers(database: { url?: string; dataDir?: string }, count: number): Promise<void> {
@@ -94,6 +96,14 @@ export async function seedCustomers(database: { url?: string; dataDir?: string }
     select s.id, l.id, s.user_id, s.tokens, s.spent_at
     from token_spends s
     join token_lots l on l.user_id = s.user_id and l.source_ref like '%-' || (2 + (substr(s.request_id, 13)::int % 3))`);
+  // Past sessions: one that ran out, one ended by signing out (the sessions table is not empty).
+  await db.execute(sql`
+    insert into sessions (user_id, keep_me_signed_in, created_at, last_seen_at, expires_at, revoked_at, user_agent, ip)
+    select u.id, s.n = 1, now() - ((s.n * 40) || ' days')::interval, now() - ((s.n * 40 - 1) || ' days')::interval,
+           now() - ((s.n * 40 - 30) || ' days')::interval,
+           case when s.n = 2 then now() - ((s.n * 40 - 2) || ' days')::interval end,
+           'SoundID Reference/5.12 (Macintosh)', '203.0.113.' || (u.g % 250)
+    from bench_users u cross join generate_series(1, 2) as s(n)`);
   await db.execute(sql`drop table bench_users`);
   await db.execute(sql`analyze`);
   await handle.close();
