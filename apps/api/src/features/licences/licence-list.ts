@@ -23,7 +23,7 @@ import {
   VOICE_AI_PRODUCT_CODE,
 } from './catalogue';
 import { actionUrls, type Deeplinks, serverActionIds } from './deeplinks';
-import { activeDevicesOfUser, keysOfUser, licencesOfUser } from './repo';
+import { activeDevicesOfUserQuery, keysOfUserQuery, licencesOfUserQuery } from './repo';
 import { type Seats, seatsOf } from './service';
 import { daysLeft, voiceAiStatus } from './voice-ai-status';
 
@@ -43,12 +43,19 @@ interface Holdings {
  */
 export class LicenceList {
   private readonly ledger: TokenLedger;
+  /** The page's reads, prepared once (named statements): no query building per call. */
+  private readonly reads;
   constructor(
-    private readonly db: Database,
+    db: Database,
     private readonly clock: Clock,
     private readonly deeplinks: Deeplinks,
   ) {
     this.ledger = new TokenLedger(db, clock);
+    this.reads = {
+      keys: keysOfUserQuery(db).prepare('licence_list_keys'),
+      licences: licencesOfUserQuery(db).prepare('licence_list_licences'),
+      devices: activeDevicesOfUserQuery(db).prepare('licence_list_devices'),
+    };
   }
 
   async forUser(userId: string): Promise<AccountLicensesByProductLine> {
@@ -75,9 +82,9 @@ export class LicenceList {
 
   private async holdingsOf(userId: string): Promise<Holdings> {
     const [keys, licences, devices, tokens] = await Promise.all([
-      keysOfUser(this.db, userId),
-      licencesOfUser(this.db, userId),
-      activeDevicesOfUser(this.db, userId),
+      this.reads.keys.execute({ userId }),
+      this.reads.licences.execute({ userId }),
+      this.reads.devices.execute({ userId }),
       this.ledger.holdings(userId),
     ]);
     return { keys, licences, devices, tokens };

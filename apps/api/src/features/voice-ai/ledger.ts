@@ -8,7 +8,7 @@ import {
   tokenExpiry,
   type UsageHistoryEntry,
 } from '@soundid/contracts';
-import { and, asc, count, desc, eq, gt, sql, sum } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, type Placeholder, sql, sum } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client';
 import { users } from '../../db/schema';
 import { tokenLots, tokenSpendAllocations, tokenSpends } from '../../db/voice-ai-schema';
@@ -40,10 +40,15 @@ export interface Credit {
  * so concurrent spends can never take the balance below zero.
  */
 export class TokenLedger {
+  /** Prepared once (a named statement): the licence list reads it on every call. */
+  private readonly liveLots: ReturnType<ReturnType<typeof liveLotsQuery>['prepare']>;
+
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.liveLots = liveLotsQuery(db).prepare('token_live_lots');
+  }
 
   /** Credits a lot once per source; returns false when the source was already credited. */
   async credit(tx: Queryable, credit: Credit): Promise<boolean> {
@@ -81,11 +86,8 @@ export class TokenLedger {
    */
   async holdings(userId: string, db: Queryable = this.db): Promise<TokenHoldings> {
     const now = this.clock.now();
-    const lots = await db
-      .select({ remaining: tokenLots.remaining, expiresAt: tokenLots.expiresAt })
-      .from(tokenLots)
-      .where(spendableLotsOf(userId, now))
-      .orderBy(asc(tokenLots.expiresAt), asc(tokenLots.seq));
+    // The prepared statement outside a transaction (the licence list's read), built per call inside one.
+    const lots = await (db === this.db ? this.liveLots : liveLotsQuery(db)).execute({ userId, now });
     const balance = lots.reduce((total, lot) => total + lot.remaining, 0);
     const first = lots[0];
     const warnFrom = addDays(now, TOKEN_EXPIRY_WARNING_DAYS);
@@ -200,8 +202,17 @@ export class TokenLedger {
   }
 }
 
+/** The live lots of `userId` at `now`, earliest expiry first (placeholders: run or prepare it). */
+function liveLotsQuery(db: Queryable) {
+  return db
+    .select({ remaining: tokenLots.remaining, expiresAt: tokenLots.expiresAt })
+    .from(tokenLots)
+    .where(spendableLotsOf(sql.placeholder('userId'), sql.placeholder('now')))
+    .orderBy(asc(tokenLots.expiresAt), asc(tokenLots.seq));
+}
+
 /** A customer's lots that can still be spent: tokens left and not past their expiry. */
-function spendableLotsOf(userId: string, now: Date) {
+function spendableLotsOf(userId: string | Placeholder, now: Date | Placeholder) {
   return and(eq(tokenLots.userId, userId), gt(tokenLots.remaining, 0), gt(tokenLots.expiresAt, now));
 }
 
