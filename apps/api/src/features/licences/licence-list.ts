@@ -11,10 +11,13 @@ import {
   type VoiceAiProductList,
   type VoiceAiProducts,
 } from '@soundid/contracts';
+import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
+import { jsonRows } from '../../db/json-rows';
 import type { DeviceRow, LicenceRow, LicenseKeyRow } from '../../db/licences-schema';
+import { users } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
-import { type TokenHoldings, TokenLedger } from '../voice-ai/ledger';
+import { holdingsOf, liveLotsQuery, type TokenHoldings } from '../voice-ai/ledger';
 import {
   PRODUCTS,
   type Product,
@@ -29,6 +32,22 @@ import { daysLeft, voiceAiStatus } from './voice-ai-status';
 
 const DOWNLOAD_CENTER = '/download-center';
 
+/**
+ * The customer's keys, licences, active devices and live token lots in one statement (one
+ * round trip, one pooled connection), prepared once: the page is read on every visit.
+ */
+const holdingsQuery = (db: Database) =>
+  db
+    .select({
+      keys: jsonRows(keysOfUserQuery(db)),
+      licences: jsonRows(licencesOfUserQuery(db)),
+      devices: jsonRows(activeDevicesOfUserQuery(db)),
+      lots: jsonRows(liveLotsQuery(db)),
+    })
+    .from(users)
+    .where(eq(users.id, sql.placeholder('userId')))
+    .prepare('licence_list_holdings');
+
 /** The customer's rows, read once for the whole page. */
 interface Holdings {
   keys: LicenseKeyRow[];
@@ -42,20 +61,13 @@ interface Holdings {
  * the shapes of spec licenses-devices-tokens §3, with their buttons and notifications.
  */
 export class LicenceList {
-  private readonly ledger: TokenLedger;
-  /** The page's reads, prepared once (named statements): no query building per call. */
-  private readonly reads;
+  private readonly holdings: ReturnType<typeof holdingsQuery>;
   constructor(
     db: Database,
     private readonly clock: Clock,
     private readonly deeplinks: Deeplinks,
   ) {
-    this.ledger = new TokenLedger(db, clock);
-    this.reads = {
-      keys: keysOfUserQuery(db).prepare('licence_list_keys'),
-      licences: licencesOfUserQuery(db).prepare('licence_list_licences'),
-      devices: activeDevicesOfUserQuery(db).prepare('licence_list_devices'),
-    };
+    this.holdings = holdingsQuery(db);
   }
 
   async forUser(userId: string): Promise<AccountLicensesByProductLine> {
@@ -81,13 +93,10 @@ export class LicenceList {
   }
 
   private async holdingsOf(userId: string): Promise<Holdings> {
-    const [keys, licences, devices, tokens] = await Promise.all([
-      this.reads.keys.execute({ userId }),
-      this.reads.licences.execute({ userId }),
-      this.reads.devices.execute({ userId }),
-      this.ledger.holdings(userId),
-    ]);
-    return { keys, licences, devices, tokens };
+    const now = this.clock.now();
+    const [row] = await this.holdings.execute({ userId, now });
+    if (!row) return { keys: [], licences: [], devices: [], tokens: holdingsOf([], now) };
+    return { keys: row.keys, licences: row.licences, devices: row.devices, tokens: holdingsOf(row.lots, now) };
   }
 
   // ── Reference line ──────────────────────────────────────────────────────

@@ -40,15 +40,10 @@ export interface Credit {
  * so concurrent spends can never take the balance below zero.
  */
 export class TokenLedger {
-  /** Prepared once (a named statement): the licence list reads it on every call. */
-  private readonly liveLots: ReturnType<ReturnType<typeof liveLotsQuery>['prepare']>;
-
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
-  ) {
-    this.liveLots = liveLotsQuery(db).prepare('token_live_lots');
-  }
+  ) {}
 
   /** Credits a lot once per source; returns false when the source was already credited. */
   async credit(tx: Queryable, credit: Credit): Promise<boolean> {
@@ -77,25 +72,6 @@ export class TokenLedger {
       .from(tokenLots)
       .where(spendableLotsOf(userId, this.clock.now()));
     return Number(row?.total ?? 0);
-  }
-
-  /**
-   * What the customer holds now: the spendable balance, and the earliest-expiring lot with
-   * tokens left when it expires within the warning window (the status line's warning).
-   * Pass the transaction when reading inside one (PGlite waits forever on `db` there).
-   */
-  async holdings(userId: string, db: Queryable = this.db): Promise<TokenHoldings> {
-    const now = this.clock.now();
-    // The prepared statement outside a transaction (the licence list's read), built per call inside one.
-    const lots = await (db === this.db ? this.liveLots : liveLotsQuery(db)).execute({ userId, now });
-    const balance = lots.reduce((total, lot) => total + lot.remaining, 0);
-    const first = lots[0];
-    const warnFrom = addDays(now, TOKEN_EXPIRY_WARNING_DAYS);
-    return {
-      balance,
-      expiringSoon:
-        first && first.expiresAt <= warnFrom ? { tokens: first.remaining, expiresAt: first.expiresAt } : null,
-    };
   }
 
   /**
@@ -202,13 +178,33 @@ export class TokenLedger {
   }
 }
 
-/** The live lots of `userId` at `now`, earliest expiry first (placeholders: run or prepare it). */
-function liveLotsQuery(db: Queryable) {
+/**
+ * The live lots of `userId` at `now`, earliest expiry first (placeholders: run it, prepare it
+ * or read it inside another statement).
+ */
+export function liveLotsQuery(db: Queryable) {
   return db
     .select({ remaining: tokenLots.remaining, expiresAt: tokenLots.expiresAt })
     .from(tokenLots)
     .where(spendableLotsOf(sql.placeholder('userId'), sql.placeholder('now')))
     .orderBy(asc(tokenLots.expiresAt), asc(tokenLots.seq));
+}
+
+export type LiveLot = Awaited<ReturnType<typeof liveLotsQuery>>[number];
+
+/**
+ * What the customer holds at `now`, from their live lots (in liveLotsQuery's order): the
+ * spendable balance, and the earliest-expiring lot when it expires within the warning window
+ * (the status line's warning).
+ */
+export function holdingsOf(lots: LiveLot[], now: Date): TokenHoldings {
+  const balance = lots.reduce((total, lot) => total + lot.remaining, 0);
+  const first = lots[0];
+  const warnFrom = addDays(now, TOKEN_EXPIRY_WARNING_DAYS);
+  return {
+    balance,
+    expiringSoon: first && first.expiresAt <= warnFrom ? { tokens: first.remaining, expiresAt: first.expiresAt } : null,
+  };
 }
 
 /** A customer's lots that can still be spent: tokens left and not past their expiry. */
