@@ -20,7 +20,7 @@ import { freshPostgres, postgresAvailable, type Running, signIn, startService } 
  * EXPLAIN (ANALYZE, BUFFERS) plans of the SQL behind them on the large database.
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SMALL = 1_000;
 const LARGE = Number(process.env.BENCH_SCALE_CUSTOMERS ?? 100_000);
 /** Few enough in flight that the p50 is the call's own time, not a queue's. */
