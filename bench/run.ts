@@ -170,8 +170,8 @@ async function measure(database: string, running: Running, baselines: Baselines)
       overallRate: PROBE.rate,
       requests: signedInRequests('/api/accounts/LoginByToken', tokens),
     });
-  const idle = await probe();
-  assertOk('LoginByToken idle probe', idle);
+  const before = await probe();
+  assertOk('LoginByToken idle probe', before);
   const [flooded, flood] = await Promise.all([
     probe(),
     cannon({
@@ -183,6 +183,10 @@ async function measure(database: string, running: Running, baselines: Baselines)
   ]);
   assertOk('LoginByToken flooded probe', flooded);
   assertOk('LoginByEmail flood', flood, [429]);
+  const after = await probe();
+  assertOk('LoginByToken idle probe', after);
+  // Idle before and after the flood; the lower p99 of the two is the stricter yardstick.
+  const idleP99 = Math.min(before.latency.p99, after.latency.p99);
   const refused = flood.statusCodeStats?.['429' as keyof typeof flood.statusCodeStats]?.count ?? 0;
   console.log(
     `${database}: sign-in flood ${flood.requests.average.toFixed(0)}/s offered (${FLOOD_FACTOR}x ${login.requests.average.toFixed(0)}/s), ${refused} of ${flood.requests.total} refused with 429`,
@@ -192,8 +196,8 @@ async function measure(database: string, running: Running, baselines: Baselines)
     database,
     value: flooded.latency.p99,
     unit: 'ms',
-    baseline: idle.latency.p99,
-    baselineName: 'same probe idle',
+    baseline: idleP99,
+    baselineName: 'same probe idle (better of before and after)',
     bar: { op: '<=', limit: 2, on: 'ratio' },
   });
   return figures;
