@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { BENCH_PASSWORD, benchEmail } from './seed';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -106,4 +107,26 @@ export async function freshPostgres(serverUrl: string): Promise<{ url: string; d
       await dropper.end();
     },
   };
+}
+
+export async function postgresAvailable(serverUrl: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Signs seeded customer `i` in as an app does (AuthToken header) and returns the session token. */
+export async function signIn(service: Running, i: number): Promise<string> {
+  const res = await fetch(`${service.url}/api/accounts/LoginByEmail`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: benchEmail(i), password: BENCH_PASSWORD, keepMeSignedIn: true }),
+  });
+  if (!res.ok) throw new Error(`sign-in of customer ${i}: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { Token: string }).Token;
 }

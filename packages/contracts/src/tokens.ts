@@ -21,8 +21,11 @@ export function processingSecondsFor(tokens: number): number {
   return Math.floor(tokens / TOKENS_PER_SECOND);
 }
 
+/** Made once: toLocaleString builds a formatter on every call (the licence list says this on every read). */
+const enUsNumber = new Intl.NumberFormat('en-US');
+
 function plural(n: number, word: string): string {
-  return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+  return `${enUsNumber.format(n)} ${word}${n === 1 ? '' : 's'}`;
 }
 
 function processingTimeText(tokens: number): string {

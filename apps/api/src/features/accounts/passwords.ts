@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { type Algorithm, hash, verify } from '@node-rs/argon2';
 import { BoundedQueue } from '../../lib/bounded-queue';
 import { Fault } from '../../lib/fault';
@@ -12,10 +13,12 @@ const ARGON2ID: Algorithm = 2;
 export const ARGON2_PARAMS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
 /**
- * Hashing runs on libuv's thread pool (4 threads by default). At most that many hash at once
- * and a bounded number wait; a flood past that is refused before any hashing is spent on it.
+ * Hashing runs on libuv's thread pool (4 threads by default). At most that many hash at once,
+ * and never more than there are cores: a hash is pure CPU, so more at once adds no throughput
+ * and only takes the cores from the event loop (signed-in requests wait behind a sign-in flood).
+ * A bounded number wait; a flood past that is refused before any hashing is spent on it (ADR 0018).
  */
-export const HASHING_THREADS = Number(process.env.UV_THREADPOOL_SIZE ?? 4);
+export const HASHING_THREADS = Math.min(Number(process.env.UV_THREADPOOL_SIZE ?? 4), availableParallelism());
 export const MAX_WAITING_HASHES = 64;
 const hashing = new BoundedQueue(HASHING_THREADS, MAX_WAITING_HASHES);
 

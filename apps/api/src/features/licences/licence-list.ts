@@ -11,10 +11,13 @@ import {
   type VoiceAiProductList,
   type VoiceAiProducts,
 } from '@soundid/contracts';
+import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
+import { jsonRows } from '../../db/json-rows';
 import type { DeviceRow, LicenceRow, LicenseKeyRow } from '../../db/licences-schema';
+import { users } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
-import { type TokenHoldings, TokenLedger } from '../voice-ai/ledger';
+import { holdingsOf, liveLotsQuery, type TokenHoldings } from '../voice-ai/ledger';
 import {
   PRODUCTS,
   type Product,
@@ -23,11 +26,27 @@ import {
   VOICE_AI_PRODUCT_CODE,
 } from './catalogue';
 import { actionUrls, type Deeplinks, serverActionIds } from './deeplinks';
-import { activeDevicesOfUser, keysOfUser, licencesOfUser } from './repo';
+import { activeDevicesOfUserQuery, keysOfUserQuery, licencesOfUserQuery } from './repo';
 import { type Seats, seatsOf } from './service';
 import { daysLeft, voiceAiStatus } from './voice-ai-status';
 
 const DOWNLOAD_CENTER = '/download-center';
+
+/**
+ * The customer's keys, licences, active devices and live token lots in one statement (one
+ * round trip, one pooled connection), prepared once: the page is read on every visit.
+ */
+const holdingsQuery = (db: Database) =>
+  db
+    .select({
+      keys: jsonRows(keysOfUserQuery(db)),
+      licences: jsonRows(licencesOfUserQuery(db)),
+      devices: jsonRows(activeDevicesOfUserQuery(db)),
+      lots: jsonRows(liveLotsQuery(db)),
+    })
+    .from(users)
+    .where(eq(users.id, sql.placeholder('userId')))
+    .prepare('licence_list_holdings');
 
 /** The customer's rows, read once for the whole page. */
 interface Holdings {
@@ -42,13 +61,13 @@ interface Holdings {
  * the shapes of spec licenses-devices-tokens §3, with their buttons and notifications.
  */
 export class LicenceList {
-  private readonly ledger: TokenLedger;
+  private readonly holdings: ReturnType<typeof holdingsQuery>;
   constructor(
-    private readonly db: Database,
+    db: Database,
     private readonly clock: Clock,
     private readonly deeplinks: Deeplinks,
   ) {
-    this.ledger = new TokenLedger(db, clock);
+    this.holdings = holdingsQuery(db);
   }
 
   async forUser(userId: string): Promise<AccountLicensesByProductLine> {
@@ -74,13 +93,10 @@ export class LicenceList {
   }
 
   private async holdingsOf(userId: string): Promise<Holdings> {
-    const [keys, licences, devices, tokens] = await Promise.all([
-      keysOfUser(this.db, userId),
-      licencesOfUser(this.db, userId),
-      activeDevicesOfUser(this.db, userId),
-      this.ledger.holdings(userId),
-    ]);
-    return { keys, licences, devices, tokens };
+    const now = this.clock.now();
+    const [row] = await this.holdings.execute({ userId, now });
+    if (!row) return { keys: [], licences: [], devices: [], tokens: holdingsOf([], now) };
+    return { keys: row.keys, licences: row.licences, devices: row.devices, tokens: holdingsOf(row.lots, now) };
   }
 
   // ── Reference line ──────────────────────────────────────────────────────

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, inArray, isNull } from 'drizzle-orm';
+import { and, asc, count, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Queryable, Transaction } from '../../db/client';
 import {
   type DeactivationCause,
@@ -27,12 +27,30 @@ export async function findOwnedKey(db: Queryable, userId: string, keyId: string)
   return row;
 }
 
-export async function keysOfUser(db: Queryable, userId: string): Promise<LicenseKeyRow[]> {
-  return db
+/**
+ * The reads of a customer's whole holdings, with the owner as a placeholder (`userId`): run
+ * once each, or prepared once by the licence list (one named statement per query).
+ */
+const ownerParam = sql.placeholder('userId');
+
+export const keysOfUserQuery = (db: Queryable) =>
+  db
     .select()
     .from(licenceKeysTable)
-    .where(eq(licenceKeysTable.userId, userId))
+    .where(eq(licenceKeysTable.userId, ownerParam))
     .orderBy(asc(licenceKeysTable.registeredAt), asc(licenceKeysTable.key));
+
+export const licencesOfUserQuery = (db: Queryable) => db.select().from(licences).where(eq(licences.userId, ownerParam));
+
+export const activeDevicesOfUserQuery = (db: Queryable) =>
+  db
+    .select()
+    .from(devices)
+    .where(and(eq(devices.userId, ownerParam), isNull(devices.deactivatedAt)))
+    .orderBy(asc(devices.activatedAt), asc(devices.id));
+
+export async function keysOfUser(db: Queryable, userId: string): Promise<LicenseKeyRow[]> {
+  return keysOfUserQuery(db).execute({ userId });
 }
 
 export async function countKeys(db: Queryable, userId: string, productCode: string): Promise<number> {
@@ -41,10 +59,6 @@ export async function countKeys(db: Queryable, userId: string, productCode: stri
     .from(licenceKeysTable)
     .where(and(eq(licenceKeysTable.userId, userId), eq(licenceKeysTable.productCode, productCode)));
   return row?.n ?? 0;
-}
-
-export async function licencesOfUser(db: Queryable, userId: string): Promise<LicenceRow[]> {
-  return db.select().from(licences).where(eq(licences.userId, userId));
 }
 
 export async function findLicence(
@@ -80,14 +94,6 @@ export async function lockOrCreateLicence(tx: Transaction, userId: string, produ
   const row = await findLicence(tx, userId, productCode, true);
   if (!row) throw new Error(`licence of ${productCode} vanished`);
   return row;
-}
-
-export async function activeDevicesOfUser(db: Queryable, userId: string): Promise<DeviceRow[]> {
-  return db
-    .select()
-    .from(devices)
-    .where(and(eq(devices.userId, userId), isNull(devices.deactivatedAt)))
-    .orderBy(asc(devices.activatedAt), asc(devices.id));
 }
 
 export async function activeDevicesOfLicence(db: Queryable, licenceId: string): Promise<DeviceRow[]> {

@@ -8,7 +8,7 @@ import {
   tokenExpiry,
   type UsageHistoryEntry,
 } from '@soundid/contracts';
-import { and, asc, count, desc, eq, gt, sql, sum } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, type Placeholder, sql, sum } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client';
 import { users } from '../../db/schema';
 import { tokenLots, tokenSpendAllocations, tokenSpends } from '../../db/voice-ai-schema';
@@ -72,28 +72,6 @@ export class TokenLedger {
       .from(tokenLots)
       .where(spendableLotsOf(userId, this.clock.now()));
     return Number(row?.total ?? 0);
-  }
-
-  /**
-   * What the customer holds now: the spendable balance, and the earliest-expiring lot with
-   * tokens left when it expires within the warning window (the status line's warning).
-   * Pass the transaction when reading inside one (PGlite waits forever on `db` there).
-   */
-  async holdings(userId: string, db: Queryable = this.db): Promise<TokenHoldings> {
-    const now = this.clock.now();
-    const lots = await db
-      .select({ remaining: tokenLots.remaining, expiresAt: tokenLots.expiresAt })
-      .from(tokenLots)
-      .where(spendableLotsOf(userId, now))
-      .orderBy(asc(tokenLots.expiresAt), asc(tokenLots.seq));
-    const balance = lots.reduce((total, lot) => total + lot.remaining, 0);
-    const first = lots[0];
-    const warnFrom = addDays(now, TOKEN_EXPIRY_WARNING_DAYS);
-    return {
-      balance,
-      expiringSoon:
-        first && first.expiresAt <= warnFrom ? { tokens: first.remaining, expiresAt: first.expiresAt } : null,
-    };
   }
 
   /**
@@ -200,8 +178,37 @@ export class TokenLedger {
   }
 }
 
+/**
+ * The live lots of `userId` at `now`, earliest expiry first (placeholders: run it, prepare it
+ * or read it inside another statement).
+ */
+export function liveLotsQuery(db: Queryable) {
+  return db
+    .select({ remaining: tokenLots.remaining, expiresAt: tokenLots.expiresAt })
+    .from(tokenLots)
+    .where(spendableLotsOf(sql.placeholder('userId'), sql.placeholder('now')))
+    .orderBy(asc(tokenLots.expiresAt), asc(tokenLots.seq));
+}
+
+export type LiveLot = Awaited<ReturnType<typeof liveLotsQuery>>[number];
+
+/**
+ * What the customer holds at `now`, from their live lots (in liveLotsQuery's order): the
+ * spendable balance, and the earliest-expiring lot when it expires within the warning window
+ * (the status line's warning).
+ */
+export function holdingsOf(lots: LiveLot[], now: Date): TokenHoldings {
+  const balance = lots.reduce((total, lot) => total + lot.remaining, 0);
+  const first = lots[0];
+  const warnFrom = addDays(now, TOKEN_EXPIRY_WARNING_DAYS);
+  return {
+    balance,
+    expiringSoon: first && first.expiresAt <= warnFrom ? { tokens: first.remaining, expiresAt: first.expiresAt } : null,
+  };
+}
+
 /** A customer's lots that can still be spent: tokens left and not past their expiry. */
-function spendableLotsOf(userId: string, now: Date) {
+function spendableLotsOf(userId: string | Placeholder, now: Date | Placeholder) {
   return and(eq(tokenLots.userId, userId), gt(tokenLots.remaining, 0), gt(tokenLots.expiresAt, now));
 }
 
