@@ -121,8 +121,13 @@ async function plans(url: string, email: string): Promise<{ text: string; seqSca
       },
     ],
     [
-      'GetAccountLicensesByProductLine',
-      () => new LicenceList(db, systemClock, new Deeplinks('soundid')).forUser(userId),
+      'GetAccountLicensesByProductLine (its session check and the holdings in one statement)',
+      async () => {
+        const issued = await sessions.issue(db, userId, true);
+        const list = new LicenceList(db, systemClock, new Deeplinks('soundid'));
+        captured.length = 0;
+        await sessions.authenticateWith(issued.token, list.readWithSession);
+      },
     ],
     ['GetPurchaseHistory page 1', () => ledger.purchaseHistory(userId, 1)],
     ['ConsumeTokens', () => ledger.spend(userId, 7, SPENT_REQUEST_ID)],

@@ -9,7 +9,12 @@ import { ActionTokenService } from './features/accounts/action-tokens';
 import { AttemptLimiter } from './features/accounts/attempt-limits';
 import { accountRoutes } from './features/accounts/routes';
 import { AccountService } from './features/accounts/service';
-import { SessionService } from './features/accounts/sessions';
+import {
+  type AuthenticatedRead,
+  type SessionRowState,
+  type SessionScopedRead,
+  SessionService,
+} from './features/accounts/sessions';
 import type { SocialVerifier } from './features/accounts/social-verifier';
 import { adminRoutes } from './features/admin/routes';
 import { appRoutes } from './features/apps/routes';
@@ -31,7 +36,7 @@ import { answerFrameworkError, registerErrorHandling } from './plugins/errors';
 import { registerJsonBody } from './plugins/json-body';
 import { registerOpenApi } from './plugins/openapi';
 import { registerSecurityHeaders } from './plugins/security-headers';
-import { type Authenticated, authenticateRequest, SessionCookie } from './plugins/session-cookie';
+import { type Authenticated, authenticateRequest, SessionCookie, sessionTokenOf } from './plugins/session-cookie';
 import { registerSpa } from './plugins/spa';
 
 export interface AppOptions {
@@ -64,6 +69,11 @@ declare module 'fastify' {
     deps: AppDeps;
     /** The signed-in session of the request, or a session Fault. */
     requireSession(request: FastifyRequest): Promise<Authenticated>;
+    /** The same check, the session row read by the call's own statement with its data (one round trip). */
+    requireSessionWith<TRow extends SessionRowState>(
+      request: FastifyRequest,
+      read: SessionScopedRead<TRow>,
+    ): Promise<AuthenticatedRead<TRow>>;
     /** The session if the request carries a valid one. */
     optionalSession(request: FastifyRequest): Promise<Authenticated | undefined>;
   }
@@ -150,6 +160,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     redirectTargets: config.redirectTargets,
   } satisfies AppDeps);
   app.decorate('requireSession', (request: FastifyRequest) => authenticateRequest(request, sessionCookie, sessions));
+  app.decorate(
+    'requireSessionWith',
+    async <TRow extends SessionRowState>(request: FastifyRequest, read: SessionScopedRead<TRow>) =>
+      sessions.authenticateWith(sessionTokenOf(request, sessionCookie).token, read),
+  );
   app.decorate('optionalSession', async (request: FastifyRequest) => {
     try {
       return await authenticateRequest(request, sessionCookie, sessions);
@@ -162,9 +177,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerJsonBody(app);
   registerErrorHandling(app, (reply) => sessionCookie.clear(reply));
   registerSecurityHeaders(app, config);
-  app.addHook('onSend', async (request, reply) => {
-    if (request.url.startsWith('/api/')) reply.header('Cache-Control', 'no-store');
-  });
 
   await registerOpenApi(app);
   await app.register(metaRoutes);

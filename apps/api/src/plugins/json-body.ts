@@ -17,7 +17,8 @@ export function registerJsonBody(app: FastifyInstance): void {
       done(new Fault('RequestInvalid', {}, 'The request body is not valid JSON.'), undefined);
     }
   });
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     if (request.method === 'POST' && request.body === undefined) request.body = {};
+    done();
   });
 }

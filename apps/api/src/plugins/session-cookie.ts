@@ -53,16 +53,24 @@ export interface Authenticated extends AuthenticatedSession {
  * A request is signed in by the AuthToken header, or by the cookie together with the
  * Software header, which a cross-site form or link cannot send (ASVS 3.5.1).
  */
+export function sessionTokenOf(
+  request: FastifyRequest,
+  cookie: SessionCookie,
+): { token: string; via: 'header' | 'cookie' } {
+  const header = request.headers.authtoken;
+  const headerToken = Array.isArray(header) ? header[0] : header;
+  if (headerToken) return { token: headerToken, via: 'header' };
+  const cookieToken = cookie.read(request);
+  if (!cookieToken) throw new Fault('SecurityAuthTokenNotPassed');
+  if (!request.headers.software) throw new Fault('SoftwareHeaderMissing');
+  return { token: cookieToken, via: 'cookie' };
+}
+
 export async function authenticateRequest(
   request: FastifyRequest,
   cookie: SessionCookie,
   sessions: SessionService,
 ): Promise<Authenticated> {
-  const header = request.headers.authtoken;
-  const headerToken = Array.isArray(header) ? header[0] : header;
-  if (headerToken) return { ...(await sessions.authenticate(headerToken)), via: 'header' };
-  const cookieToken = cookie.read(request);
-  if (!cookieToken) throw new Fault('SecurityAuthTokenNotPassed');
-  if (!request.headers.software) throw new Fault('SoftwareHeaderMissing');
-  return { ...(await sessions.authenticate(cookieToken)), via: 'cookie' };
+  const { token, via } = sessionTokenOf(request, cookie);
+  return { ...(await sessions.authenticate(token)), via };
 }

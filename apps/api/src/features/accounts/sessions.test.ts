@@ -1,5 +1,6 @@
 import { LOGIN_MAX_FAILED_ATTEMPTS, REAUTHENTICATION_WINDOW_MINUTES } from '@soundid/contracts';
 import { eq } from 'drizzle-orm';
+import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, PASSWORD, signUpVerified } from '../../../test/accounts-flow';
 import { createTestApp, type TestApp } from '../../../test/test-app';
@@ -101,6 +102,51 @@ describe('idle lifetime', () => {
     const other = await login('long@example.com');
     t.clock.advanceHours(24 * 15);
     expect(faultOf(await t.call('/api/accounts/LoginByToken', {}, other))).toBe('SecurityAuthTokenExpired');
+  });
+});
+
+describe('the licence list checks its session in its own statement', () => {
+  const licences = (token?: string, headers?: Record<string, string>) =>
+    t.call('/api/licenses/GetAccountLicensesByProductLine', {}, token, headers);
+
+  it('refuses a signed-out, a revoked, an idle and a forged session like every signed-in call', async () => {
+    await signUpVerified(t, 'list-session@example.com');
+    const token = await login('list-session@example.com', false);
+    expect((await licences(token)).json().Success).toBe(true);
+
+    const signedOut = await login('list-session@example.com', false);
+    await t.call('/api/accounts/Logout', {}, signedOut);
+    const refused = await licences(signedOut);
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json().Fault).toMatchObject({ ExceptionName: 'UserAuthenticationFailed', ExceptionType: 30 });
+
+    // A validly signed token naming another customer's session matches no row: nothing of either is read.
+    await signUpVerified(t, 'list-other@example.com');
+    const other = await login('list-other@example.com');
+    const claims = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1] as string, 'base64url').toString());
+    const mixed = await t.app.deps.sessions.issue(t.app.deps.db, claims(token).sub, true);
+    const forged = await new SignJWT({ sid: claims(other).sid, kms: 1 })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(claims(token).sub)
+      .setExpirationTime(Math.floor(mixed.expiresAt.getTime() / 1000))
+      .sign(new TextEncoder().encode(t.app.deps.config.sessionSecret));
+    const crossed = await licences(forged);
+    expect(crossed.json().Fault).toMatchObject({ ExceptionName: 'UserAuthenticationFailed', ExceptionType: 30 });
+    expect(faultOf(await licences(`${token.slice(0, -4)}AAAA`))).toBe('SecurityAuthTokenInvalid');
+    expect(faultOf(await licences())).toBe('SecurityAuthTokenNotPassed');
+
+    t.clock.advanceHours(3);
+    expect(faultOf(await licences(token))).toBe('SecurityAuthTokenExpired');
+  });
+
+  it('keeps a used session alive: the list records its use like the session check', async () => {
+    await signUpVerified(t, 'list-busy@example.com');
+    const token = await login('list-busy@example.com', false);
+    for (let i = 0; i < 3; i++) {
+      t.clock.advanceMinutes(50);
+      expect((await licences(token)).statusCode).toBe(200);
+    }
+    expect((await t.call('/api/accounts/LoginByToken', {}, token)).statusCode).toBe(200);
   });
 });
 

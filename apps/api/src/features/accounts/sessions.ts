@@ -25,6 +25,38 @@ export interface AuthenticatedSession extends SessionClaims {
   user: typeof users.$inferSelect;
 }
 
+/** What a session check needs of the session row: revocation, expiry and last use. */
+export interface SessionRowState {
+  revokedAt: Date | null;
+  expiresAt: Date;
+  lastSeenAt: Date;
+  keepMeSignedIn: boolean;
+}
+
+/**
+ * The session row's state as select fields, for a read that checks the session in the same
+ * statement as it reads the customer's data (`authenticateWith`).
+ */
+export const sessionStateFields = {
+  revokedAt: sessions.revokedAt,
+  expiresAt: sessions.expiresAt,
+  lastSeenAt: sessions.lastSeenAt,
+  keepMeSignedIn: sessions.keepMeSignedIn,
+};
+
+/** The placeholders of a session-scoped read: the session id and its customer, from the verified token. */
+export const sessionParams = { sid: sql.placeholder('sid'), sub: sql.placeholder('sub') };
+
+/** The row of a session-scoped read, or undefined when no session matches the token's claims. */
+export type SessionScopedRead<TRow extends SessionRowState> = (claims: {
+  sid: string;
+  sub: string;
+}) => Promise<TRow | undefined>;
+
+export interface AuthenticatedRead<TRow> extends SessionClaims {
+  row: TRow;
+}
+
 export interface IssuedSession extends SessionClaims {
   token: string;
 }
@@ -40,16 +72,10 @@ const LAST_SEEN_RESOLUTION_MS = 5 * 60_000;
  */
 const sessionWithUser = (db: Database) =>
   db
-    .select({
-      revokedAt: sessions.revokedAt,
-      expiresAt: sessions.expiresAt,
-      lastSeenAt: sessions.lastSeenAt,
-      keepMeSignedIn: sessions.keepMeSignedIn,
-      user: users,
-    })
+    .select({ ...sessionStateFields, user: users })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.id, sql.placeholder('sid')), eq(sessions.userId, sql.placeholder('sub'))))
+    .where(and(eq(sessions.id, sessionParams.sid), eq(sessions.userId, sessionParams.sub)))
     .limit(1)
     .prepare('session_with_user');
 
@@ -111,11 +137,26 @@ export class SessionService {
 
   /** Verifies the signature, the expiry and that the session row is still live. */
   async authenticate(token: string): Promise<AuthenticatedSession> {
+    const { row, ...claims } = await this.authenticateWith(token, (params) =>
+      this.sessionWithUser.execute(params).then(([r]) => r),
+    );
+    return { ...claims, user: row.user };
+  }
+
+  /**
+   * The same check, with the session row read by the caller's statement together with what
+   * the call needs (the licence list reads the customer's holdings in it): one round trip for
+   * the check and the data. The row's data is used only once the session proves live.
+   */
+  async authenticateWith<TRow extends SessionRowState>(
+    token: string,
+    read: SessionScopedRead<TRow>,
+  ): Promise<AuthenticatedRead<TRow>> {
     const { sub, sid, exp, kms } = await this.verifySignature(token);
     if (typeof sub !== 'string' || typeof sid !== 'string' || typeof exp !== 'number') {
       throw new Fault('SecurityAuthTokenInvalid');
     }
-    const [row] = await this.sessionWithUser.execute({ sid, sub });
+    const row = await read({ sid, sub });
     if (!row || row.revokedAt) throw new Fault('UserAuthenticationFailed');
     const now = this.clock.now();
     if (row.expiresAt <= now) throw new Fault('SecurityAuthTokenExpired');
@@ -129,7 +170,7 @@ export class SessionService {
       sessionId: sid,
       expiresAt: new Date(exp * 1000),
       keepMeSignedIn: kms === 1,
-      user: row.user,
+      row,
     };
   }
 

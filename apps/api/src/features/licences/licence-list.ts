@@ -11,12 +11,13 @@ import {
   type VoiceAiProductList,
   type VoiceAiProducts,
 } from '@soundid/contracts';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { jsonRows } from '../../db/json-rows';
 import type { DeviceRow, LicenceRow, LicenseKeyRow } from '../../db/licences-schema';
-import { users } from '../../db/schema';
+import { sessions, users } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
+import { type SessionRowState, type SessionScopedRead, sessionParams, sessionStateFields } from '../accounts/sessions';
 import { holdingsOf, liveLotsQuery, type TokenHoldings } from '../voice-ai/ledger';
 import {
   PRODUCTS,
@@ -32,21 +33,36 @@ import { daysLeft, voiceAiStatus } from './voice-ai-status';
 
 const DOWNLOAD_CENTER = '/download-center';
 
-/**
- * The customer's keys, licences, active devices and live token lots in one statement (one
- * round trip, one pooled connection), prepared once: the page is read on every visit.
- */
+/** The customer's keys, licences, active devices and live token lots, as JSON lists of one statement. */
+const holdingsFields = (db: Database) => ({
+  keys: jsonRows(keysOfUserQuery(db)),
+  licences: jsonRows(licencesOfUserQuery(db)),
+  devices: jsonRows(activeDevicesOfUserQuery(db)),
+  lots: jsonRows(liveLotsQuery(db)),
+});
+
+/** The holdings of a customer (one round trip, one pooled connection), prepared once. */
 const holdingsQuery = (db: Database) =>
   db
-    .select({
-      keys: jsonRows(keysOfUserQuery(db)),
-      licences: jsonRows(licencesOfUserQuery(db)),
-      devices: jsonRows(activeDevicesOfUserQuery(db)),
-      lots: jsonRows(liveLotsQuery(db)),
-    })
+    .select(holdingsFields(db))
     .from(users)
     .where(eq(users.id, sql.placeholder('userId')))
     .prepare('licence_list_holdings');
+
+/**
+ * The page's own read: the session row (checked by the session service) and the holdings of
+ * its customer in the same statement, so that the page costs one round trip, session included.
+ * The page is read on every visit.
+ */
+const sessionHoldingsQuery = (db: Database) =>
+  db
+    .select({ ...sessionStateFields, ...holdingsFields(db) })
+    .from(sessions)
+    .where(and(eq(sessions.id, sessionParams.sid), eq(sessions.userId, sessionParams.sub)))
+    .prepare('licence_list_session_holdings');
+
+type HoldingsRow = { keys: LicenseKeyRow[]; licences: LicenceRow[]; devices: DeviceRow[]; lots: LotRow[] };
+type LotRow = Parameters<typeof holdingsOf>[0][number];
 
 /** The customer's rows, read once for the whole page. */
 interface Holdings {
@@ -62,16 +78,35 @@ interface Holdings {
  */
 export class LicenceList {
   private readonly holdings: ReturnType<typeof holdingsQuery>;
+  private readonly sessionHoldings: ReturnType<typeof sessionHoldingsQuery>;
   constructor(
     db: Database,
     private readonly clock: Clock,
     private readonly deeplinks: Deeplinks,
   ) {
     this.holdings = holdingsQuery(db);
+    this.sessionHoldings = sessionHoldingsQuery(db);
   }
 
   async forUser(userId: string): Promise<AccountLicensesByProductLine> {
-    const holdings = await this.holdingsOf(userId);
+    return this.build(await this.holdingsOf(userId));
+  }
+
+  /**
+   * The session-scoped read of the page, for `requireSessionWith`: the session row's state and
+   * the holdings of the token's customer (placeholders `sid`, `sub`; the lists' `userId` is `sub`).
+   */
+  readonly readWithSession: SessionScopedRead<SessionRowState & HoldingsRow> = async ({ sid, sub }) => {
+    const [row] = await this.sessionHoldings.execute({ sid, sub, userId: sub, now: this.clock.now() });
+    return row;
+  };
+
+  /** The page from a row that `readWithSession` read (once its session proved live). */
+  fromSessionRow(row: HoldingsRow): AccountLicensesByProductLine {
+    return this.build(this.toHoldings(row));
+  }
+
+  private build(holdings: Holdings): AccountLicensesByProductLine {
     return {
       VoiceAIProducts: this.voiceAi(holdings),
       ReferenceProducts: this.reference(holdings),
@@ -95,7 +130,10 @@ export class LicenceList {
   private async holdingsOf(userId: string): Promise<Holdings> {
     const now = this.clock.now();
     const [row] = await this.holdings.execute({ userId, now });
-    if (!row) return { keys: [], licences: [], devices: [], tokens: holdingsOf([], now) };
+    return this.toHoldings(row ?? { keys: [], licences: [], devices: [], lots: [] }, now);
+  }
+
+  private toHoldings(row: HoldingsRow, now = this.clock.now()): Holdings {
     return { keys: row.keys, licences: row.licences, devices: row.devices, tokens: holdingsOf(row.lots, now) };
   }
 

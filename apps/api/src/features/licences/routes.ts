@@ -30,8 +30,8 @@ export const licenceRoutes: FastifyPluginAsyncZod = async (app) => {
     licenceCallPaths.GetAccountLicensesByProductLine,
     { schema: { body: licenceCalls.GetAccountLicensesByProductLine } },
     async (request) => {
-      const auth = await app.requireSession(request);
-      return ok(await list.forUser(auth.userId));
+      const { row } = await app.requireSessionWith(request, list.readWithSession);
+      return ok(list.fromSessionRow(row));
     },
   );
 
