@@ -1,7 +1,8 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { type Figure, figureTable, machine, meets, writeBlock } from './report';
@@ -15,6 +16,8 @@ import {
   startBaseline,
   startService,
 } from './services';
+
+const execFileAsync = promisify(execFile);
 
 /**
  * `npm run bench`: each figure beside its baseline measured in the same run, and the ratio.
@@ -66,6 +69,16 @@ function signedInRequests(path: string, tokens: string[], body: unknown = {}): a
       }),
     },
   ];
+}
+
+/** The LoginByToken probe, run by bench/probe.ts in a process of its own. */
+async function probeFromOwnProcess(url: string, tokens: string[]): Promise<autocannon.Result> {
+  const { stdout } = await execFileAsync(process.execPath, ['--import', 'tsx', 'bench/probe.ts'], {
+    cwd: repoRoot,
+    env: { ...process.env, PROBE: JSON.stringify({ url, seconds: DURATION, ...PROBE, tokens }) },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return JSON.parse(stdout.trim().split('\n').pop() as string) as autocannon.Result;
 }
 
 function argon2Baseline(): number {
@@ -163,13 +176,7 @@ async function measure(database: string, running: Running, baselines: Baselines)
   }
 
   // LoginByToken at a steady rate, alone, then while sign-in is flooded at 3x what it sustained.
-  const probe = () =>
-    cannon({
-      url: running.url,
-      connections: PROBE.connections,
-      overallRate: PROBE.rate,
-      requests: signedInRequests('/api/accounts/LoginByToken', tokens),
-    });
+  const probe = () => probeFromOwnProcess(running.url, tokens);
   const before = await probe();
   assertOk('LoginByToken idle probe', before);
   const [flooded, flood] = await Promise.all([

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { attemptCounters } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
@@ -12,28 +12,45 @@ export interface LimitRule {
   lockMinutes?: number;
 }
 
+const counterQuery = (db: Database) =>
+  db
+    .select()
+    .from(attemptCounters)
+    .where(and(eq(attemptCounters.scope, sql.placeholder('scope')), eq(attemptCounters.key, sql.placeholder('key'))))
+    .limit(1)
+    .prepare('attempt_counter');
+
 /**
  * Attempt counters kept in the database, so that every replica counts the same attempts.
  * Each change is one atomic upsert: concurrent failures cannot slip past the limit.
  */
 export class AttemptLimiter {
+  /** The counter of a key, prepared once: sign-in reads it on every attempt. */
+  private readonly counter: ReturnType<typeof counterQuery>;
+
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.counter = counterQuery(db);
+  }
 
   async isLocked(rule: LimitRule, key: string): Promise<boolean> {
+    return (await this.standing(rule, key)) === 'locked';
+  }
+
+  /**
+   * 'locked', 'counting' (attempts on record, not over the limit) or 'clear' (none on record):
+   * a caller that saw 'clear' has no counter to reset after a success.
+   */
+  async standing(rule: LimitRule, key: string): Promise<'locked' | 'counting' | 'clear'> {
     const now = this.clock.now();
-    const [row] = await this.db
-      .select()
-      .from(attemptCounters)
-      .where(sql`${attemptCounters.scope} = ${rule.scope} and ${attemptCounters.key} = ${key}`)
-      .limit(1);
-    if (!row) return false;
-    if (row.lockedUntil && row.lockedUntil > now) return true;
-    if (rule.lockMinutes) return false;
+    const [row] = await this.counter.execute({ scope: rule.scope, key });
+    if (!row) return 'clear';
+    if (row.lockedUntil && row.lockedUntil > now) return 'locked';
+    if (rule.lockMinutes) return 'counting';
     const windowOpen = row.windowStartedAt.getTime() + rule.windowMinutes * 60_000 > now.getTime();
-    return windowOpen && row.count >= rule.max;
+    return windowOpen && row.count >= rule.max ? 'locked' : 'counting';
   }
 
   /** Counts one attempt; returns true when the key is now over its limit. */

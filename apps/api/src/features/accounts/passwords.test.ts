@@ -1,3 +1,4 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Fault } from '../../lib/fault';
 import {
@@ -34,5 +35,16 @@ describe('passwords', () => {
       expect((r as PromiseRejectedResult).reason).toBeInstanceOf(Fault);
       expect(((r as PromiseRejectedResult).reason as Fault).status).toBe(429);
     }
+  });
+
+  it.runIf(existsSync('/proc/thread-self'))('hashes on threads niced below the event loop (ADR 0023)', async () => {
+    await Promise.all(Array.from({ length: HASHING_THREADS * 2 }, (_, i) => hashPassword(`warm ${i}`)));
+    const niceness = (tid: string) => {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    };
+    const threads = readdirSync('/proc/self/task').map(niceness);
+    expect(niceness(String(process.pid))).toBe(0);
+    expect(threads.filter((n) => n === 10).length).toBeGreaterThanOrEqual(HASHING_THREADS);
   });
 });

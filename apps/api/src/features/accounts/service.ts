@@ -33,7 +33,15 @@ import { assertPasswordNotCommon } from './password-policy';
 import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from './passwords';
 import type { IssuedSession, SessionService } from './sessions';
 import type { SocialVerifier } from './social-verifier';
-import { findUserByEmail, findUserById, isUniqueViolation, normalizeEmail, toUser, type UserRow } from './users-repo';
+import {
+  findUserByEmail,
+  findUserById,
+  isUniqueViolation,
+  normalizeEmail,
+  toUser,
+  type UserRow,
+  userByEmailQuery,
+} from './users-repo';
 
 export const LOGIN_LIMIT: LimitRule = {
   scope: 'login',
@@ -109,7 +117,12 @@ export class AccountService {
   private readonly resets = new BoundedQueue(1, MAX_WAITING_RESETS);
   private readonly afterAnswer = new Set<Promise<unknown>>();
 
-  constructor(private readonly deps: AccountServiceDeps) {}
+  /** Sign-in's account lookup, prepared once. */
+  private readonly userByEmail: ReturnType<typeof userByEmailQuery>;
+
+  constructor(private readonly deps: AccountServiceDeps) {
+    this.userByEmail = userByEmailQuery(deps.db);
+  }
 
   /** Resolves once the work started after earlier answers is done (shutdown, tests). */
   async settled(): Promise<void> {
@@ -216,8 +229,9 @@ export class AccountService {
   private async checkCredentials(email: string, password: string): Promise<UserRow> {
     const { db, limiter } = this.deps;
     const key = normalizeEmail(email);
-    if (await limiter.isLocked(LOGIN_LIMIT, key)) throw new Fault('AttemptOverLimitLogin');
-    const user = await findUserByEmail(db, key);
+    const standing = await limiter.standing(LOGIN_LIMIT, key);
+    if (standing === 'locked') throw new Fault('AttemptOverLimitLogin');
+    const [user] = await this.userByEmail.execute({ email: key });
     const ok = user?.passwordHash
       ? await verifyPassword(user.passwordHash, password)
       : (await verifyPassword(await dummyPasswordHash(), password)) && false;
@@ -225,7 +239,9 @@ export class AccountService {
       const locked = await limiter.record(LOGIN_LIMIT, key);
       throw new Fault(locked ? 'AttemptOverLimitLogin' : 'UserLoginInvalidCredentials');
     }
-    await limiter.reset(LOGIN_LIMIT, key);
+    // No failure on record before this attempt: nothing to reset (most sign-ins). A failure
+    // recorded meanwhile by a concurrent attempt stays counted.
+    if (standing !== 'clear') await limiter.reset(LOGIN_LIMIT, key);
     if (user.passwordHash && needsRehash(user.passwordHash)) {
       await db
         .update(users)

@@ -1,6 +1,6 @@
 import type { Profile, User } from '@soundid/contracts';
-import { eq } from 'drizzle-orm';
-import type { Queryable } from '../../db/client';
+import { eq, sql } from 'drizzle-orm';
+import type { Database, Queryable } from '../../db/client';
 import { users } from '../../db/schema';
 
 export type UserRow = typeof users.$inferSelect;
@@ -9,6 +9,15 @@ export type UserRow = typeof users.$inferSelect;
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
+
+/** The account of a normalised address (placeholder `email`), as a statement to prepare once. */
+export const userByEmailQuery = (db: Database) =>
+  db
+    .select()
+    .from(users)
+    .where(eq(users.email, sql.placeholder('email')))
+    .limit(1)
+    .prepare('user_by_email');
 
 export async function findUserByEmail(db: Queryable, email: string): Promise<UserRow | undefined> {
   const [row] = await db

@@ -1,0 +1,27 @@
+// A thread of the password-hashing pool (passwords.ts). Plain JavaScript: worker threads load it
+// without the TypeScript loader, under the service, its CLIs and the test runner alike.
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
+import { hashSync, verifySync } from '@node-rs/argon2';
+
+/** Niceness of the hashing threads: below the event loop and the database (ADR 0023). */
+const HASHING_NICENESS = 10;
+
+// On Linux a thread id names one thread to setpriority, and /proc/thread-self is this thread:
+// hashing then yields the cores to the event loop whenever it has work. Elsewhere it stays as is.
+try {
+  const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+  if (Number.isInteger(tid)) setPriority(tid, HASHING_NICENESS);
+} catch {
+  // no /proc (not Linux) or not permitted: hash at normal priority
+}
+
+/** @param {{ op: 'hash', password: string, options: object } | { op: 'verify', hash: string, password: string }} task */
+export default function run(task) {
+  if (task.op === 'hash') return hashSync(task.password, task.options);
+  try {
+    return verifySync(task.hash, task.password);
+  } catch {
+    return false;
+  }
+}
