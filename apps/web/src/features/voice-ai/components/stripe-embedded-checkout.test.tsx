@@ -57,7 +57,8 @@ describe('Stripe embedded checkout', { timeout: SCREEN_TEST_TIMEOUT_MS }, () => 
         '/products/post-checkout?invoice_tag=inv_stripe_1',
       ),
     );
-    expect(stripe.destroy).toHaveBeenCalled();
+    // The router's state changes before React commits the new screen and unmounts this one.
+    await waitFor(() => expect(stripe.destroy).toHaveBeenCalled());
   });
 
   it('a session Stripe will not show, or Stripe.js not loading, is the initialization failure', async () => {
