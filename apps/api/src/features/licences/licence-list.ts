@@ -88,10 +88,6 @@ export class LicenceList {
     this.sessionHoldings = sessionHoldingsQuery(db);
   }
 
-  async forUser(userId: string): Promise<AccountLicensesByProductLine> {
-    return this.build(await this.holdingsOf(userId));
-  }
-
   /**
    * The session-scoped read of the page, for `requireSessionWith`: the session row's state and
    * the holdings of the token's customer (placeholders `sid`, `sub`; the lists' `userId` is `sub`).
