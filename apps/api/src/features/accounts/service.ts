@@ -118,10 +118,10 @@ export class AccountService {
   private readonly afterAnswer = new Set<Promise<unknown>>();
 
   /** Sign-in's account lookup, prepared once. */
-  private readonly userByEmail: ReturnType<typeof userByEmailQuery>;
+  private readonly userByEmail: ReturnType<ReturnType<typeof userByEmailQuery>['prepare']>;
 
   constructor(private readonly deps: AccountServiceDeps) {
-    this.userByEmail = userByEmailQuery(deps.db);
+    this.userByEmail = userByEmailQuery(deps.db).prepare('user_by_email');
   }
 
   /** Resolves once the work started after earlier answers is done (shutdown, tests). */

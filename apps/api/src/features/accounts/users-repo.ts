@@ -1,6 +1,6 @@
 import type { Profile, User } from '@soundid/contracts';
 import { eq, sql } from 'drizzle-orm';
-import type { Database, Queryable } from '../../db/client';
+import type { Queryable } from '../../db/client';
 import { users } from '../../db/schema';
 
 export type UserRow = typeof users.$inferSelect;
@@ -10,21 +10,19 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-/** The account of a normalised address (placeholder `email`), as a statement to prepare once. */
-export const userByEmailQuery = (db: Database) =>
+/**
+ * The account of a normalised address (placeholder `email`): run once inside a transaction, or
+ * prepared once by sign-in (`userByEmailQuery(db).prepare(...)`), one definition for both.
+ */
+export const userByEmailQuery = (db: Queryable) =>
   db
     .select()
     .from(users)
     .where(eq(users.email, sql.placeholder('email')))
-    .limit(1)
-    .prepare('user_by_email');
+    .limit(1);
 
 export async function findUserByEmail(db: Queryable, email: string): Promise<UserRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(users)
-    .where(eq(users.email, normalizeEmail(email)))
-    .limit(1);
+  const [row] = await userByEmailQuery(db).execute({ email: normalizeEmail(email) });
   return row;
 }
 
