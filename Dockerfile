@@ -22,6 +22,8 @@ COPY --from=build /app/package.json /app/tsconfig.base.json ./
 COPY --from=build /app/packages packages
 COPY --from=build /app/apps/api apps/api
 COPY --from=build /app/apps/web/dist apps/web/dist
+# The page renderer the service imports (ADR 0024); React and the router come from node_modules.
+COPY --from=build /app/apps/web/dist-server apps/web/dist-server
 COPY --from=build /app/apps/web/package.json apps/web/
 USER node
 EXPOSE 3000

@@ -4,11 +4,12 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 
-// Module ids for the chunk groups below: our code, the shared form parts, the entry module.
+// Module ids for the chunk groups below: our code, the shared form parts, the entry modules
+// (the app's and the loader's, which stay chunks of their own).
 const APP_CODE = /[\\/](apps[\\/]web|packages[\\/]contracts)[\\/]src[\\/]/;
 const COMPONENTS =
   /[\\/](apps[\\/]web[\\/]src[\\/]components[\\/]|packages[\\/]contracts[\\/]src[\\/]field-rules\.ts$)/;
-const ENTRY = /[\\/]apps[\\/]web[\\/]src[\\/]main\.tsx$/;
+const ENTRY = /[\\/]apps[\\/]web[\\/]src[\\/](main\.tsx|after-paint\.ts)$/;
 
 /**
  * Writes `.br` and `.gz` beside every script, stylesheet, SVG and HTML file of the build, so that
@@ -32,10 +33,52 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * The page renderer the API imports (src/server-entry.tsx, ADR 0024): `vite build --ssr` writes
+ * it to dist-server, outside what the API serves. Libraries stay imports of node_modules.
+ */
+const serverBuild = defineConfig({
+  plugins: [react()],
+  publicDir: false,
+  build: { outDir: 'dist-server', emptyOutDir: true, sourcemap: false },
+});
+
+const LOADER = 'src/after-paint.ts';
+
+/**
+ * Leaves index.html one script, the loader (src/after-paint.ts), which fetches the app after the
+ * first paint of a page that came rendered (ADR 0024): the app's entry and the modules Vite would
+ * preload move into the loader tag's data attributes.
+ */
+function loadAfterFirstPaint(): Plugin {
+  return {
+    name: 'soundid-load-after-first-paint',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, { bundle }) {
+        const loader = Object.values(bundle ?? {}).find(
+          (chunk) => chunk.type === 'chunk' && chunk.isEntry && chunk.facadeModuleId?.endsWith(LOADER),
+        );
+        if (!loader) throw new Error(`The build has no chunk for ${LOADER}`);
+        const tags = (pattern: RegExp) => [...html.matchAll(pattern)];
+        const scripts = tags(/<script type="module" crossorigin src="([^"]+)"><\/script>\s*/g);
+        const preloads = tags(/<link rel="modulepreload" crossorigin href="([^"]+)">\s*/g);
+        const entry = scripts.find(([, src]) => src !== `/${loader.fileName}`);
+        if (!entry) throw new Error('index.html names no app entry');
+        for (const [tag] of [...scripts, ...preloads]) html = html.replace(tag, '');
+        const preloadList = preloads.map(([, href]) => href).join(' ');
+        const loaderTag = `<script type="module" crossorigin id="app-loader" src="/${loader.fileName}" data-entry="${entry[1]}" data-preloads="${preloadList}"></script>`;
+        return html.replace('</head>', `  ${loaderTag}\n  </head>`);
+      },
+    },
+  };
+}
+
 // The API serves the built SPA itself (apps/api serves apps/web/dist); in `vite` dev mode the
 // dev server forwards /api to a locally running API so that cookies stay same-origin.
-export default defineConfig({
-  plugins: [react(), precompress()],
+const browserBuild = defineConfig({
+  plugins: [react(), precompress(), loadAfterFirstPaint()],
   server: {
     proxy: { '/api': { target: 'http://localhost:3000', changeOrigin: false } },
   },
@@ -48,6 +91,7 @@ export default defineConfig({
     // Every browser the portal supports has modulepreload; the polyfill would cost /login 0.6 KiB.
     modulePreload: { polyfill: false },
     rolldownOptions: {
+      input: { index: 'index.html', loader: LOADER },
       output: {
         codeSplitting: {
           groups: [
@@ -68,3 +112,5 @@ export default defineConfig({
     },
   },
 });
+
+export default defineConfig(({ isSsrBuild }) => (isSsrBuild ? serverBuild : browserBuild));

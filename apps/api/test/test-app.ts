@@ -76,13 +76,27 @@ export async function createTestApp(
   };
 }
 
-/** A built SPA stand-in (index.html and one hashed asset) for tests of what the service serves. */
-export function fakeWebDist(): string {
-  const dist = mkdtempSync(path.join(tmpdir(), 'soundid-dist-'));
-  mkdirSync(path.join(dist, 'assets'));
+/**
+ * A built SPA stand-in (index.html and one hashed asset) for tests of what the service serves.
+ * With `renderer`, a page renderer beside it (dist-server, as `npm run build` writes it) that
+ * writes what the service passed it into the page, as JSON.
+ */
+export function fakeWebDist({ renderer = false }: { renderer?: boolean } = {}): string {
+  const root = mkdtempSync(path.join(tmpdir(), 'soundid-web-'));
+  const dist = path.join(root, 'dist');
+  mkdirSync(path.join(dist, 'assets'), { recursive: true });
   writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>My SoundID</title><div id="root"></div>');
   writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
   // As the web build writes them (apps/web/vite.config.ts, precompress).
   writeFileSync(path.join(dist, 'assets', 'app-abc123.js.gz'), gzipSync('console.log(1)'));
+  if (renderer) {
+    mkdirSync(path.join(root, 'dist-server'));
+    writeFileSync(
+      path.join(root, 'dist-server', 'server-entry.js'),
+      `export async function renderPage(template, request) {
+        return template.replace('<div id="root"></div>', '<div id="root">' + JSON.stringify(request) + '</div>');
+      }`,
+    );
+  }
   return dist;
 }

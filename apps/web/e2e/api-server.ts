@@ -67,11 +67,14 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, timeoutMs: nu
  * otherwise pass on to React (its development build, twice the size: see bundle-budget.spec.ts).
  */
 export function buildWeb(): void {
-  execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], {
-    cwd: webDir,
-    stdio: 'inherit',
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
+  // As `npm run build` does: the SPA, then the page renderer the API imports (ADR 0024).
+  for (const ssr of [[], ['--ssr', 'src/server-entry.tsx']]) {
+    execFileSync('npx', ['vite', 'build', '--logLevel', 'warn', ...ssr], {
+      cwd: webDir,
+      stdio: 'inherit',
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
+  }
 }
 
 /** Starts the real API on a free port with a fresh database, serving the built SPA. */

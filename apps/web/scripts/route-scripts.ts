@@ -33,19 +33,26 @@ function readManifest(distDir: string): Manifest {
   return JSON.parse(readFileSync(path.join(distDir, '.vite', 'manifest.json'), 'utf8')) as Manifest;
 }
 
-/** `<script type="module" src>` and `<link rel="modulepreload" href>` of the built index.html. */
+/**
+ * The scripts index.html loads: its module scripts (the loader, src/after-paint.ts) with the app
+ * entry the loader imports (`data-entry`), and the modules it preloads (`data-preloads`).
+ */
 export function indexHtmlScripts(distDir: string): { entry: string[]; preloads: string[] } {
   const html = readFileSync(path.join(distDir, 'index.html'), 'utf8');
   const attr = (tag: string, name: string) => new RegExp(`\\b${name}="([^"]+)"`).exec(tag)?.[1];
+  const local = (href: string) => href.replace(/^\//, '');
   const entry: string[] = [];
   const preloads: string[] = [];
   for (const [tag] of html.matchAll(/<(script|link)\b[^>]*>/g)) {
     if (tag.startsWith('<script') && /type="module"/.test(tag)) {
       const src = attr(tag, 'src');
-      if (src) entry.push(src.replace(/^\//, ''));
+      if (src) entry.push(local(src));
+      const appEntry = attr(tag, 'data-entry');
+      if (appEntry) entry.push(local(appEntry));
+      preloads.push(...(attr(tag, 'data-preloads')?.split(' ').filter(Boolean).map(local) ?? []));
     } else if (/rel="modulepreload"/.test(tag)) {
       const href = attr(tag, 'href');
-      if (href) preloads.push(href.replace(/^\//, ''));
+      if (href) preloads.push(local(href));
     }
   }
   return { entry, preloads };

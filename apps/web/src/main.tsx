@@ -1,24 +1,33 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { preloadScreens } from './app/router';
 import { takeStartupQuery } from './app/startup-query';
-import { fetchPublicConfig } from './config/public-config';
+import { readBootData } from './config/boot-data';
+import { fetchPublicConfig, withFallbacks } from './config/public-config';
 import { loadSession } from './features/auth/api/login-by-token';
+import { setAnonymous } from './lib/session';
 import './styles/global.css';
 
 const { sessionToken, cleanedUrl } = takeStartupQuery(new URL(window.location.href));
 if (cleanedUrl) window.history.replaceState(window.history.state, '', cleanedUrl);
 
+// The page the service wrote says what the start-up would otherwise ask it (ADR 0024): its
+// configuration, and that no session cookie came with it (then nobody is signed in).
+const boot = readBootData(document);
+if (boot?.signedOut && !sessionToken) setAnonymous();
 // Who is signed in is settled in the background; the guards send navigations to /loading meanwhile.
-void loadSession(sessionToken);
+else void loadSession(sessionToken);
 void preloadScreens(window.location.pathname);
-const config = await fetchPublicConfig();
+const config = boot ? withFallbacks(boot.config) : await fetchPublicConfig();
 
 const rootElement = document.getElementById('root');
 if (!rootElement) throw new Error('index.html has no #root element');
-createRoot(rootElement).render(
+const app = (
   <StrictMode>
     <App config={config} />
-  </StrictMode>,
+  </StrictMode>
 );
+// A screen the service rendered ahead is taken over where it stands; otherwise React draws it.
+if (rootElement.firstChild) hydrateRoot(rootElement, app);
+else createRoot(rootElement).render(app);

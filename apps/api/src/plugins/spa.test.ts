@@ -1,4 +1,4 @@
-import { gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, fakeWebDist, type TestApp } from '../../test/test-app';
 
@@ -42,5 +42,50 @@ describe('serving the SPA', () => {
     const post = await t.app.inject({ method: 'POST', url: '/login' });
     expect(post.statusCode).toBe(404);
     expect(post.json().Success).toBe(false);
+  });
+});
+
+describe("serving pages through the web build's page renderer (ADR 0024)", () => {
+  let r: TestApp;
+  beforeAll(async () => {
+    r = await createTestApp({ WEB_DIST_DIR: fakeWebDist({ renderer: true }) });
+  });
+  afterAll(() => r.close());
+
+  const rendered = (body: string) =>
+    JSON.parse(/<div id="root">(.*)<\/div>/.exec(body)?.[1] ?? 'null') as {
+      url: string;
+      hasSessionCookie: boolean;
+      config: { AppTarget: string; RedirectTargets: unknown[] };
+    };
+
+  it('hands every page route the request path and query, the public configuration and the cookie presence', async () => {
+    const config = (await r.app.inject('/api/config')).json().Result;
+    for (const url of ['/', '/login?nextUrl=%2Fproducts', '/products', '/verify-email/abc']) {
+      const res = await r.app.inject(url);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.headers.vary).toBe('Cookie, Accept-Encoding');
+      expect(rendered(res.body)).toEqual({ url, hasSessionCookie: false, config });
+    }
+    const withCookie = await r.app.inject({ url: '/login', cookies: { soundid_session: 'anything' } });
+    expect(rendered(withCookie.body).hasSessionCookie).toBe(true);
+  });
+
+  it('compresses the page for browsers that accept it', async () => {
+    const br = await r.app.inject({ url: '/login', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(rendered(brotliDecompressSync(br.rawPayload).toString()).url).toBe('/login');
+    const gzip = await r.app.inject({ url: '/login', headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(rendered(gunzipSync(gzip.rawPayload).toString()).url).toBe('/login');
+  });
+
+  it('answers a missing asset with a 404 Fault, not the page', async () => {
+    const res = await r.app.inject('/assets/gone-123.js');
+    expect(res.statusCode).toBe(404);
+    expect(res.json().Fault.ExceptionName).toBe('NotFound');
+    expect((await r.app.inject('/assets/app-abc123.js')).body).toBe('console.log(1)');
   });
 });

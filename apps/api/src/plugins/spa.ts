@@ -1,21 +1,49 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import { negotiate } from '@fastify/accept-negotiator';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { publicConfigOf } from '../features/meta/public-config';
 import { Fault } from '../lib/fault';
 import { sendFault } from './errors';
 
+/** The web build's page renderer (apps/web/src/server-entry.tsx, built into dist-server). */
+interface PageRenderer {
+  renderPage(
+    template: string,
+    request: { url: string; hasSessionCookie: boolean; config: ReturnType<typeof publicConfigOf> },
+  ): Promise<string>;
+}
+
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+// Pages are a few KiB: a middling brotli level costs well under a millisecond for them.
+const BROTLI_PAGE = { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } };
+
+async function loadRenderer(distDir: string): Promise<PageRenderer | undefined> {
+  const entry = path.join(distDir, '..', 'dist-server', 'server-entry.js');
+  if (!existsSync(entry)) return undefined;
+  return (await import(pathToFileURL(entry).href)) as PageRenderer;
+}
+
 /**
  * Serves the built SPA with history fallback: a page route gets index.html, an unknown
- * /api path gets a JSON 404 Fault.
+ * /api path gets a JSON 404 Fault. When the web build has its page renderer, every page is
+ * written per request (ADR 0024): the public configuration and whether a session cookie came go
+ * into the page, and a signed-out visitor's sign-in screens come rendered.
  */
 export async function registerSpa(app: FastifyInstance, distDir: string | undefined): Promise<void> {
   const hasSpa = distDir !== undefined && existsSync(path.join(distDir, 'index.html'));
+  const renderer = hasSpa ? await loadRenderer(distDir) : undefined;
   if (hasSpa) {
     await app.register(fastifyStatic, {
       root: distDir,
       wildcard: true,
-      index: 'index.html',
+      // With a renderer, / is a page like any other (below); without, the static index.html.
+      index: renderer ? false : 'index.html',
       // The web build writes .br and .gz beside its files: served to browsers that take them.
       preCompressed: true,
       cacheControl: false,
@@ -25,11 +53,40 @@ export async function registerSpa(app: FastifyInstance, distDir: string | undefi
       },
     });
   }
+  const sendPage = renderer && distDir ? pageSender(app, renderer, distDir) : undefined;
+  if (sendPage) app.get('/', sendPage);
   app.setNotFoundHandler((request, reply) => {
-    const isPage = (request.method === 'GET' || request.method === 'HEAD') && !request.url.startsWith('/api/');
+    // A missing script or stylesheet is a 404, not the page (a browser would run HTML as script).
+    const isPage =
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !request.url.startsWith('/api/') &&
+      !request.url.startsWith('/assets/');
     if (hasSpa && isPage) {
+      if (sendPage) return sendPage(request, reply);
       return reply.header('Cache-Control', 'no-cache').type('text/html').sendFile('index.html');
     }
     return sendFault(reply, new Fault('NotFound'));
   });
+}
+
+function pageSender(app: FastifyInstance, renderer: PageRenderer, distDir: string) {
+  const template = readFileSync(path.join(distDir, 'index.html'), 'utf8');
+  const config = publicConfigOf(app.deps);
+  const { sessionCookie } = app.deps;
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const html = await renderer.renderPage(template, {
+      url: request.url,
+      hasSessionCookie: sessionCookie.read(request) !== undefined,
+      config,
+    });
+    reply
+      .header('Cache-Control', 'no-cache')
+      // The page differs with and without the session cookie.
+      .header('Vary', 'Cookie, Accept-Encoding')
+      .type('text/html; charset=utf-8');
+    const encoding = negotiate(request.headers['accept-encoding'] ?? '', ['br', 'gzip']);
+    if (encoding === 'br') return reply.header('Content-Encoding', 'br').send(await brotli(html, BROTLI_PAGE));
+    if (encoding === 'gzip') return reply.header('Content-Encoding', 'gzip').send(await gzipAsync(html));
+    return reply.send(html);
+  };
 }

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { type ComponentProps, type ReactNode, Suspense } from 'react';
-import { BrowserRouter, unstable_HistoryRouter as HistoryRouter } from 'react-router';
+import { BrowserRouter, unstable_HistoryRouter as HistoryRouter, StaticRouter } from 'react-router';
 import { WaitingOverlay } from '../components/waiting-overlay';
 import type { PublicConfig } from '../config/public-config';
 import { PublicConfigContext } from '../config/public-config-context';
@@ -11,6 +11,7 @@ export function App({
   config,
   queryClient,
   history,
+  location,
   children,
 }: {
   config: PublicConfig;
@@ -18,6 +19,8 @@ export function App({
   queryClient?: QueryClient;
   /** Default: the browser's history. Tests pass a memory history. */
   history?: ComponentProps<typeof HistoryRouter>['history'];
+  /** Rendering on the server: the requested path and query (server-entry.tsx). */
+  location?: string;
   /** Rendered inside the router beside the screens (tests watch the rendered location with it). */
   children?: ReactNode;
 }) {
@@ -34,7 +37,13 @@ export function App({
   return (
     <PublicConfigContext value={config}>
       <QueryClientSlot value={queryClient}>
-        {history ? <HistoryRouter history={history}>{routes}</HistoryRouter> : <BrowserRouter>{routes}</BrowserRouter>}
+        {location !== undefined ? (
+          <StaticRouter location={location}>{routes}</StaticRouter>
+        ) : history ? (
+          <HistoryRouter history={history}>{routes}</HistoryRouter>
+        ) : (
+          <BrowserRouter>{routes}</BrowserRouter>
+        )}
       </QueryClientSlot>
     </PublicConfigContext>
   );

@@ -35,10 +35,15 @@ export const FALLBACK_CONFIG: PublicConfig = {
   OfflineActivation: false,
 };
 
+/** The service's answer over the fallback: what it leaves out stays off. */
+export function withFallbacks(config: Partial<PublicConfig>): PublicConfig {
+  return { ...FALLBACK_CONFIG, ...config, SocialProviders: config.SocialProviders ?? {} };
+}
+
 export async function fetchPublicConfig(): Promise<PublicConfig> {
   try {
     const { Result } = await apiGet<PublicConfig>('/api/config', { silent: true });
-    return { ...FALLBACK_CONFIG, ...Result, SocialProviders: Result.SocialProviders ?? {} };
+    return withFallbacks(Result);
   } catch {
     return FALLBACK_CONFIG;
   }

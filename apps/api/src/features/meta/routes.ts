@@ -2,10 +2,11 @@ import { STOREFRONT_API_VERSION } from '@soundid/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { SANDBOX_STOREFRONT_TOKEN, SANDBOX_VOICE_AI_PRODUCT_IDS } from '../../integrations/shopify/sandbox/catalogue';
 import { Fault } from '../../lib/fault';
+import { publicConfigOf } from './public-config';
 
 /** Probes, public configuration for the SPA, feature flags and store settings. */
 export const metaRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { config, database, social } = app.deps;
+  const { config, database } = app.deps;
 
   app.get('/api/health', async () => ({ Success: true, Result: { Status: 'up' } }));
 
@@ -26,25 +27,7 @@ export const metaRoutes: FastifyPluginAsyncZod = async (app) => {
         };
   });
 
-  /** What the SPA needs to know before it renders: build target, providers, dev mode. */
-  app.get('/api/config', async () => ({
-    Success: true,
-    Result: {
-      AppTarget: config.appTarget,
-      SocialProviders: {
-        ...(config.social.google && { Google: { ClientId: config.social.google.clientId } }),
-        ...(config.social.apple && { Apple: { ClientId: config.social.apple.clientId } }),
-        ...(config.social.facebook && { Facebook: { AppId: config.social.facebook.appId } }),
-      },
-      SupportChatScriptUrl: config.supportChatScriptUrl ?? null,
-      DevelopmentEnv: !config.isProduction,
-      OfflineActivation: config.offlineActivation,
-      RedirectTargets: app.deps.redirectTargets,
-      ConfiguredSocialPlatforms: social.configuredPlatforms(),
-      // The main host (PUBLIC_URL's): off it, the SPA names its own card-checkout return URL.
-      MainHost: new URL(config.publicUrl).host,
-    },
-  }));
+  app.get('/api/config', async () => ({ Success: true, Result: publicConfigOf(app.deps) }));
 
   app.get('/api/accounts/features', async () => ({
     Success: true,

@@ -1,6 +1,6 @@
 import { emailProblem, faultMessage, messages, passwordProblem } from '@soundid/contracts';
 import { text } from '@soundid/contracts/ui-text';
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Button } from '../../../components/button';
 import { FormMessage } from '../../../components/form-message';
 import { PasswordField } from '../../../components/password-field';
@@ -30,6 +30,13 @@ export function LoginForm() {
   const [credentials, setCredentials] = useState<EmailCredentials>();
   const isBlank = !values.email || !values.password;
   const invalid = wasSubmitted ? invalidFields(values) : { email: false, password: false };
+
+  // The service may have sent this form rendered (ADR 0024): what was typed or autofilled before
+  // the app started is in the inputs, not yet in the state.
+  useEffect(() => {
+    const early = { email: emailRef.current?.value ?? '', password: passwordRef.current?.value ?? '' };
+    if (early.email || early.password) setValues(early);
+  }, []);
 
   const change = (field: keyof EmailCredentials) => (event: { target: HTMLInputElement }) =>
     setValues((current) => ({ ...current, [field]: event.target.value }));

@@ -1,0 +1,90 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { createVerifiedAccount } from './accounts';
+import { useBrowser } from './browser';
+
+/** Holds the app's entry script back until the returned function is called. */
+async function holdAppEntry(page: Page): Promise<() => void> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/assets/index-*.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
+/**
+ * The sign-in screen as the service sends it (ADR 0024): rendered in the page, painted before the
+ * app's script is fetched, then taken over by the app where it stands.
+ */
+describe('sign-in before the app has started', () => {
+  const browser = useBrowser();
+
+  it('is in the page itself: with script off, the form is there, its submit disabled', async () => {
+    const page = await browser.newPage();
+    const context = await page.context().browser()?.newContext({ baseURL: browser.baseUrl, javaScriptEnabled: false });
+    if (!context) throw new Error('no browser');
+    try {
+      const noScript = await context.newPage();
+      await noScript.goto('/login');
+      expect(await noScript.title()).toBe('My SoundID | Log in');
+      await noScript.getByRole('heading', { level: 1, name: 'Log in' }).waitFor();
+      await noScript.getByLabel('Email').waitFor();
+      expect(await noScript.getByRole('button', { name: 'Log in', exact: true }).isDisabled()).toBe(true);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('is taken over without being drawn again, keeps what was typed before, and asks nothing at start-up', async () => {
+    const account = await createVerifiedAccount(browser.baseUrl, 'first-paint');
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text());
+    });
+    const apiCalls: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/')) apiCalls.push(new URL(request.url()).pathname);
+    });
+    // The app's entry held back: the customer types into the sent form while it is on its way.
+    const releaseEntry = await holdAppEntry(page);
+
+    await page.goto('/login?nextUrl=%2Fprofile', { waitUntil: 'commit' });
+    const form = page.locator('form');
+    await form.waitFor();
+    await form.evaluate((element) => element.setAttribute('data-sent', 'yes'));
+    await page.getByLabel('Email').fill(account.email);
+    await page.getByLabel('Password', { exact: true }).fill(account.password);
+    expect(apiCalls).toEqual([]);
+    releaseEntry();
+
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
+    await page.waitForURL('**/profile');
+    await page.getByRole('heading', { level: 1, name: 'Profile' }).waitFor();
+    // No hydration mismatch, no failed request.
+    expect(problems).toEqual([]);
+    // Neither the configuration nor the session was asked for: the page said both.
+    expect(apiCalls).not.toContain('/api/config');
+    expect(apiCalls).not.toContain('/api/accounts/LoginByToken');
+    expect(apiCalls[0]).toBe('/api/accounts/LoginByEmail');
+  });
+
+  it('keeps the sent elements when the app takes them over', async () => {
+    const page = await browser.newPage();
+    const releaseEntry = await holdAppEntry(page);
+    await page.goto('/login', { waitUntil: 'commit' });
+    await page.locator('form').waitFor();
+    await page.locator('form').evaluate((element) => element.setAttribute('data-sent', 'yes'));
+    releaseEntry();
+    // The app is running once typing enables submit; the form is still the sent one.
+    await page.getByLabel('Email').fill('someone@example.com');
+    await page.getByLabel('Password', { exact: true }).fill('some-password-1');
+    await expect.poll(() => page.getByRole('button', { name: 'Log in', exact: true }).isEnabled()).toBe(true);
+    expect(await page.locator('form[data-sent="yes"]').count()).toBe(1);
+  });
+});

@@ -1,0 +1,53 @@
+/**
+ * The one script index.html names (ADR 0024); the build writes the app's entry and the modules
+ * it imports into this tag's data attributes instead of script and modulepreload tags.
+ *
+ * A page the service sent with its screen rendered is painted first and the app fetched after:
+ * on a slow link the app's ~90 KiB would otherwise share the bandwidth with the stylesheet the
+ * first paint waits for. A page without one (a signed-in screen) loads the app at once.
+ */
+const tag = document.getElementById('app-loader');
+const entry = tag?.dataset.entry;
+const preloads = tag?.dataset.preloads?.split(' ').filter(Boolean) ?? [];
+
+/** How long the app waits for a first paint that the browser does not report. */
+const PAINT_WAIT_LIMIT_MS = 1000;
+
+let isLoading = false;
+
+function loadApp(): void {
+  if (isLoading) return;
+  isLoading = true;
+  for (const href of preloads) {
+    const link = document.createElement('link');
+    link.rel = 'modulepreload';
+    link.crossOrigin = '';
+    link.href = href;
+    document.head.append(link);
+  }
+  if (entry) void import(/* @vite-ignore */ entry);
+}
+
+/** Calls back once the browser reports its first contentful paint (shown, not only drawn). */
+function afterFirstPaint(callback: () => void): void {
+  if (!PerformanceObserver.supportedEntryTypes?.includes('paint')) {
+    requestAnimationFrame(() => setTimeout(callback, 0));
+    return;
+  }
+  const observer = new PerformanceObserver((entries) => {
+    if (!entries.getEntriesByName('first-contentful-paint').length) return;
+    observer.disconnect();
+    callback();
+  });
+  observer.observe({ type: 'paint', buffered: true });
+}
+
+// A hidden tab paints nothing until it is shown: no reason to wait there. Nor longer than a
+// moment in a browser that reports no paint.
+const isRendered = Boolean(document.getElementById('root')?.firstElementChild);
+if (isRendered && document.visibilityState === 'visible') {
+  afterFirstPaint(loadApp);
+  setTimeout(loadApp, PAINT_WAIT_LIMIT_MS);
+} else {
+  loadApp();
+}
