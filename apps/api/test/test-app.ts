@@ -79,7 +79,8 @@ export async function createTestApp(
 /**
  * A built SPA stand-in (index.html and one hashed asset) for tests of what the service serves.
  * With `renderer`, a page renderer beside it (dist-server, as `npm run build` writes it) that
- * writes what the service passed it into the page, as JSON.
+ * writes what the service passed it into the page, as JSON, with the answer of the call its
+ * `call` query names; `/render-fails` makes it throw.
  */
 export function fakeWebDist({ renderer = false }: { renderer?: boolean } = {}): string {
   const root = mkdtempSync(path.join(tmpdir(), 'soundid-web-'));
@@ -94,7 +95,12 @@ export function fakeWebDist({ renderer = false }: { renderer?: boolean } = {}): 
     writeFileSync(
       path.join(root, 'dist-server', 'server-entry.js'),
       `export async function renderPage(template, request) {
-        return template.replace('<div id="root"></div>', '<div id="root">' + JSON.stringify(request) + '</div>');
+        if (request.url.startsWith('/render-fails')) throw new Error('renderer failed');
+        const { call, ...passed } = request;
+        const called = new URL(request.url, 'http://x').searchParams.get('call');
+        const body = called?.endsWith('/LoginByToken') ? { getProfile: true } : {};
+        if (called) passed.answer = await call(called, body, { Software: 'MySoundID-Web/1.0' });
+        return template.replace('<div id="root"></div>', () => '<div id="root">' + JSON.stringify(passed) + '</div>');
       }`,
     );
   }

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createVerifiedAccount } from './accounts';
-import { expectAccessible, MOBILE, useBrowser } from './browser';
+import { appStarted, expectAccessible, MOBILE, useBrowser } from './browser';
 
 /** What a keyboard user sees where the focus is: a visible outline (or ring) on the focused element. */
 async function focusedElement(page: Page) {
@@ -45,6 +45,7 @@ describe('account screens by keyboard alone, at 360 and 1440 px', () => {
     const page = await browser.newPage();
     await page.goto('/login?nextUrl=%2Fprofile');
     await page.getByRole('heading', { level: 1, name: 'Log in' }).waitFor();
+    await appStarted(page);
     await tabTo(page, 'Skip to content', 1);
     await tabTo(page, 'Log in', 40);
     // The top bar's Log in link comes first; on to the form.
@@ -69,6 +70,7 @@ describe('account screens by keyboard alone, at 360 and 1440 px', () => {
   it('opens a hover menu by keyboard, and closes it 200 ms after the pointer leaves', async () => {
     const page = await browser.newPage();
     await page.goto('/login');
+    await appStarted(page);
     const support = page.getByRole('banner').getByRole('button', { name: 'Support' });
     await support.focus();
     await page.keyboard.press('Enter');

@@ -44,6 +44,14 @@ export function useBrowser() {
   };
 }
 
+/**
+ * Waits until the app runs on the page. A screen the service sends rendered (ADR 0024) is on
+ * screen before that, and its buttons do nothing yet; typing into its form is kept.
+ */
+export async function appStarted(page: Page): Promise<void> {
+  await page.locator('html[data-app="started"]').waitFor({ state: 'attached' });
+}
+
 /** axe-core on the current screen: serious and critical violations fail the test. */
 export async function expectAccessible(page: Page, screenName: string): Promise<void> {
   const { violations } = await new AxeBuilder({ page }).analyze();

@@ -16,11 +16,26 @@ async function holdAppEntry(page: Page): Promise<() => void> {
   return release;
 }
 
+/** What goes wrong on the page (errors, a hydration mismatch among them) and the calls it makes. */
+function watch(page: Page): { problems: string[]; apiCalls: string[] } {
+  const problems: string[] = [];
+  const apiCalls: string[] = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  page.on('request', (request) => {
+    if (request.url().includes('/api/')) apiCalls.push(new URL(request.url()).pathname);
+  });
+  return { problems, apiCalls };
+}
+
 /**
- * The sign-in screen as the service sends it (ADR 0024): rendered in the page, painted before the
- * app's script is fetched, then taken over by the app where it stands.
+ * The screens the service sends rendered (ADR 0024): sign-in for a visitor without a session
+ * cookie, Licenses & Devices for a signed-in customer. In the page, painted before the app's
+ * script is fetched, then taken over by the app where they stand.
  */
-describe('sign-in before the app has started', () => {
+describe('screens before the app has started', () => {
   const browser = useBrowser();
 
   it('is in the page itself: with script off, the form is there, its submit disabled', async () => {
@@ -42,15 +57,7 @@ describe('sign-in before the app has started', () => {
   it('is taken over without being drawn again, keeps what was typed before, and asks nothing at start-up', async () => {
     const account = await createVerifiedAccount(browser.baseUrl, 'first-paint');
     const page = await browser.newPage();
-    const problems: string[] = [];
-    page.on('pageerror', (error) => problems.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(message.text());
-    });
-    const apiCalls: string[] = [];
-    page.on('request', (request) => {
-      if (request.url().includes('/api/')) apiCalls.push(new URL(request.url()).pathname);
-    });
+    const { problems, apiCalls } = watch(page);
     // The app's entry held back: the customer types into the sent form while it is on its way.
     const releaseEntry = await holdAppEntry(page);
 
@@ -86,5 +93,60 @@ describe('sign-in before the app has started', () => {
     await page.getByLabel('Password', { exact: true }).fill('some-password-1');
     await expect.poll(() => page.getByRole('button', { name: 'Log in', exact: true }).isEnabled()).toBe(true);
     expect(await page.locator('form[data-sent="yes"]').count()).toBe(1);
+  });
+
+  /** A context signed in as the demo customer through the API (its cookie), with script on or off. */
+  async function signedInContext(javaScriptEnabled: boolean) {
+    const { email, password } = browser.demoAccount;
+    const response = await fetch(`${browser.baseUrl}/api/accounts/LoginByEmail`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', Software: 'MySoundID-Web/1.0' },
+      body: JSON.stringify({ email, password, keepMeSignedIn: true }),
+    });
+    const [name, value] = (response.headers.getSetCookie()[0] ?? '').split(';')[0]?.split('=') ?? [];
+    if (!name || !value) throw new Error(`demo sign-in failed: ${response.status}`);
+    const page = await browser.newPage();
+    const context = await page.context().browser()?.newContext({ baseURL: browser.baseUrl, javaScriptEnabled });
+    if (!context) throw new Error('no browser');
+    await context.addCookies([{ name, value, url: browser.baseUrl }]);
+    return context;
+  }
+
+  it("sends a signed-in customer's Licenses & Devices with their licences in the page", async () => {
+    const context = await signedInContext(false);
+    try {
+      const page = await context.newPage();
+      await page.goto('/products');
+      expect(await page.title()).toBe('My SoundID | Licenses & Devices');
+      await page.getByRole('heading', { level: 1, name: 'Licenses & Devices' }).waitFor();
+      await page.getByRole('listitem', { name: 'SoundID Reference for Speakers & Headphones' }).waitFor();
+      await page.getByText(browser.demoAccount.email).first().waitFor({ state: 'attached' });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('takes the sent Licenses & Devices over, opens the panel its address names, and asks nothing at start-up', async () => {
+    const context = await signedInContext(true);
+    try {
+      const page = await context.newPage();
+      const { problems, apiCalls } = watch(page);
+      const releaseEntry = await holdAppEntry(page);
+      await page.goto('/products#devices-SoundIDReference', { waitUntil: 'commit' });
+      const list = page.locator('.licence-sections');
+      await list.waitFor();
+      await list.evaluate((element) => element.setAttribute('data-sent', 'yes'));
+      releaseEntry();
+
+      // The panel the hash names opens once the app runs, in the list the service sent.
+      const devices = page.getByRole('region', { name: 'Devices of SoundID Reference for Speakers & Headphones' });
+      await devices.waitFor();
+      expect(await page.locator('.licence-sections[data-sent="yes"]').count()).toBe(1);
+      expect(problems).toEqual([]);
+      expect(apiCalls).not.toContain('/api/config');
+      expect(apiCalls).not.toContain('/api/accounts/LoginByToken');
+    } finally {
+      await context.close();
+    }
   });
 });

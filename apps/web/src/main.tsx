@@ -6,20 +6,23 @@ import { takeStartupQuery } from './app/startup-query';
 import { readBootData } from './config/boot-data';
 import { fetchPublicConfig, withFallbacks } from './config/public-config';
 import { loadSession } from './features/auth/api/login-by-token';
-import { setAnonymous } from './lib/session';
+import { setAnonymous, setSignedInUser } from './lib/session';
 import './styles/global.css';
 
 const { sessionToken, cleanedUrl } = takeStartupQuery(new URL(window.location.href));
 if (cleanedUrl) window.history.replaceState(window.history.state, '', cleanedUrl);
 
 // The page the service wrote says what the start-up would otherwise ask it (ADR 0024): its
-// configuration, and that no session cookie came with it (then nobody is signed in).
+// configuration, and that no session cookie came with it (then nobody is signed in), or, with a
+// screen rendered for a signed-in customer, who that is and the data the screen was drawn from.
 const boot = readBootData(document);
-if (boot?.signedOut && !sessionToken) setAnonymous();
+if (boot?.user && !sessionToken) setSignedInUser(boot.user);
+else if (boot?.signedOut && !sessionToken) setAnonymous();
 // Who is signed in is settled in the background; the guards send navigations to /loading meanwhile.
 else void loadSession(sessionToken);
 void preloadScreens(window.location.pathname);
 const config = boot ? withFallbacks(boot.config) : await fetchPublicConfig();
+if (boot?.queries) (await import('./app/query-layout')).startPageQueries(boot.queries);
 
 const rootElement = document.getElementById('root');
 if (!rootElement) throw new Error('index.html has no #root element');
@@ -31,3 +34,6 @@ const app = (
 // A screen the service rendered ahead is taken over where it stands; otherwise React draws it.
 if (rootElement.firstChild) hydrateRoot(rootElement, app);
 else createRoot(rootElement).render(app);
+// From here a sent screen answers (React replays what it is handed before a part is hydrated);
+// browser tests that use a sent screen's buttons before anything else wait for this.
+document.documentElement.dataset.app = 'started';

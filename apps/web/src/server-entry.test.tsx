@@ -1,7 +1,11 @@
+import { pageRenderCalls } from '@soundid/contracts';
 import { describe, expect, it } from 'vitest';
 import { BOOT_DATA_ID, readBootData } from './config/boot-data';
+import { BRANDING_HEADER, SOFTWARE_HEADER } from './config/client';
 import { FALLBACK_CONFIG, type PublicConfig } from './config/public-config';
-import { renderPage } from './server-entry';
+import { licenceList, referenceProduct } from './features/licences/licence-list.fixture';
+import { type CallAnswer, renderPage } from './server-entry';
+import { testUser } from './testing/mock-api';
 
 /** index.html as the web build writes it (vite.config.ts: the loader tag). */
 const TEMPLATE = `<!doctype html><html lang="en"><head><title>My SoundID</title>
@@ -62,5 +66,61 @@ describe('the page the service sends (ADR 0024)', () => {
       const hints = [...page.querySelectorAll('link[rel=modulepreload]')].map((link) => link.getAttribute('href'));
       expect(hints, url).toEqual(['/assets/index-1.js', '/assets/react-1.js', '/assets/app-1.js']);
     }
+  });
+
+  describe('Licenses & Devices for a signed-in customer', () => {
+    const list = licenceList({ products: [referenceProduct({ DisplayName: 'Studio $& $1 <b>Pack</b>' })] });
+    const answers: Record<string, CallAnswer> = {
+      [pageRenderCalls.session]: { Success: true, Result: { User: testUser } },
+      [pageRenderCalls.licences]: { Success: true, Result: list },
+    };
+    const calls: { path: string; body: unknown; headers: Record<string, string> }[] = [];
+    const call = async (path: string, body: unknown, headers: Record<string, string>) => {
+      calls.push({ path, body, headers });
+      return answers[path] ?? { Success: false };
+    };
+
+    it('renders the screen with the user and the list read through the service, and hands both to the SPA', async () => {
+      calls.length = 0;
+      const page = pageOf(
+        await renderPage(TEMPLATE, { url: '/products', hasSessionCookie: true, config: CONFIG, call }),
+      );
+      const root = rootOf(page);
+      expect(root.querySelector('h1')?.textContent).toBe('Licenses & Devices');
+      // The customer's text stays text: no markup, no String.replace patterns.
+      expect(root.textContent).toContain('Studio $& $1 <b>Pack</b>');
+      expect(root.querySelector('b')).toBeNull();
+      expect(root.textContent).toContain(testUser.Email);
+      expect(calls.map((c) => c.path).sort()).toEqual([pageRenderCalls.licences, pageRenderCalls.session].sort());
+      expect(calls[0]?.headers).toEqual({ Software: SOFTWARE_HEADER, Branding: BRANDING_HEADER });
+      const boot = readBootData(page);
+      expect(boot).toMatchObject({ signedOut: false, user: testUser });
+      expect(boot?.queries?.queries).toEqual([
+        expect.objectContaining({
+          queryKey: ['licences', 'by-product-line'],
+          state: expect.objectContaining({ data: list }),
+        }),
+      ]);
+      expect(page.querySelector('link[rel=modulepreload]')).toBeNull();
+    });
+
+    it('leaves the screen to the SPA when a call is refused, or on screens it has no data for', async () => {
+      const refusing = async (path: string) =>
+        path === pageRenderCalls.session ? { Success: false } : { Success: true, Result: list };
+      const failingList = async (path: string) =>
+        path === pageRenderCalls.session ? (answers[path] ?? { Success: false }) : { Success: false };
+      for (const [url, caller] of [
+        ['/products', refusing],
+        ['/products', failingList],
+        ['/products?token=abc', call],
+        ['/profile', call],
+      ] as const) {
+        const page = pageOf(await renderPage(TEMPLATE, { url, hasSessionCookie: true, config: CONFIG, call: caller }));
+        expect(rootOf(page).childElementCount, url).toBe(0);
+        expect(readBootData(page), url).toEqual({ config: CONFIG, signedOut: false });
+      }
+      const noCaller = pageOf(await renderPage(TEMPLATE, { url: '/products', hasSessionCookie: true, config: CONFIG }));
+      expect(rootOf(noCaller).childElementCount).toBe(0);
+    });
   });
 });

@@ -3,11 +3,13 @@
  * imported by the API, which calls `renderPage` for every page request.
  *
  * Every page gets the boot data (the public configuration, and whether the request came without
- * a session cookie) so that the SPA starts without asking for either. A visitor known to be
- * signed out who opens the sign-in screen also gets its HTML, which the SPA hydrates: the form
- * paints before any script has loaded.
+ * a session cookie) so that the SPA starts without asking for either. Two screens come rendered,
+ * for the SPA to hydrate, so that they paint before any script has loaded: sign-in for a visitor
+ * known to be signed out, and Licenses & Devices for a signed-in customer, with the session's
+ * user and the licence list read through the service's own calls.
  */
-import { pageTitle } from '@soundid/contracts';
+import { pageRenderCalls, pageTitle, type User } from '@soundid/contracts';
+import { dehydrate, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { matchRoutes } from 'react-router';
@@ -15,41 +17,117 @@ import { App } from './app/app';
 import { type MergedHandle, mergeHandles } from './app/route-handle';
 import { appRoutes } from './app/router';
 import { type BootData, bootDataElement } from './config/boot-data';
+import { BRANDING_HEADER, SOFTWARE_HEADER } from './config/client';
 import type { PublicConfig } from './config/public-config';
-import { setAnonymous } from './lib/session';
+import { accountLicencesQueryOptions } from './features/licences/api/get-account-licences';
+import { createQueryClient } from './lib/react-query';
+import { RenderedUserContext } from './lib/session';
+
+/** The service's envelope, as its calls answer. */
+export interface CallAnswer {
+  Success: boolean;
+  Result?: unknown;
+}
 
 export interface PageRequest {
   /** Path and query as requested. */
   url: string;
-  /** Whether the request carried the session cookie (its validity is the SPA's question). */
+  /** Whether the request carried the session cookie (its validity is the service's question). */
   hasSessionCookie: boolean;
   config: PublicConfig;
+  /**
+   * Makes one of the service's calls with the page request's cookie and the given headers, in the
+   * service's own process. Without it no signed-in screen is rendered.
+   */
+  call?: (path: string, body: unknown, headers: Record<string, string>) => Promise<CallAnswer>;
 }
 
-/**
- * The screen rendered ahead: sign-in, the first screen of a signed-out visitor (its form takes
- * what was typed before the app started: login-form.tsx), and only when the URL carries nothing
- * the start-up consumes (a session `token`, saved `headers`), so that the SPA's first render is
- * this one.
- */
-function rendersAhead(route: MergedHandle, url: URL, hasSessionCookie: boolean): boolean {
-  if (hasSessionCookie || url.searchParams.has('token') || url.searchParams.has('headers')) return false;
-  return route.kind === 'login';
+/** A call whose answer a screen's first render reads from the query cache. */
+interface ScreenQuery {
+  queryKey: QueryKey;
+  path: string;
 }
+
+/** Signed-in screens rendered with their data, by route path: what their first render reads. */
+const SCREENS_WITH_DATA: Record<string, ScreenQuery[]> = {
+  products: [{ queryKey: accountLicencesQueryOptions().queryKey, path: pageRenderCalls.licences }],
+};
+
+const CALL_HEADERS = { Software: SOFTWARE_HEADER, Branding: BRANDING_HEADER };
+
+/** The URL carries something the start-up consumes (a session `token`, saved `headers`): not rendered ahead. */
+const consumesStartupQuery = (url: URL) => url.searchParams.has('token') || url.searchParams.has('headers');
 
 const escapeText = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 
-async function renderScreen(location: string, config: PublicConfig): Promise<string> {
-  // Rendered only for visitors known to be signed out (the store is this module's, not a customer's).
-  setAnonymous();
+interface Rendered {
+  html: string;
+  boot: BootData;
+}
+
+/**
+ * One page's render. Renders of different customers run at once: the user comes by context and
+ * the query cache is the render's own (never the browser's page-wide client or session store).
+ */
+async function renderScreen(
+  location: string,
+  config: PublicConfig,
+  user: User | null,
+  queryClient: QueryClient = createQueryClient(),
+): Promise<string> {
   const { prelude } = await prerenderToNodeStream(
     <StrictMode>
-      <App config={config} location={location} />
+      <RenderedUserContext value={user}>
+        <App config={config} location={location} queryClient={queryClient} />
+      </RenderedUserContext>
     </StrictMode>,
   );
   const chunks: Buffer[] = [];
   for await (const chunk of prelude) chunks.push(Buffer.from(chunk as Uint8Array));
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * Sign-in, for a visitor without a session cookie: the form takes what was typed before the app
+ * started (login-form.tsx).
+ */
+async function renderSignIn(location: string, config: PublicConfig): Promise<Rendered> {
+  return { html: await renderScreen(location, config, null), boot: { config, signedOut: true } };
+}
+
+/**
+ * A signed-in screen with its data: the session's user (LoginByToken, as the SPA's start-up
+ * asks it) and the calls the screen reads. Any call refused (a session that has ended, a
+ * failure) leaves the screen to the SPA, which asks again and shows the answer.
+ */
+async function renderWithData(
+  location: string,
+  request: PageRequest & { call: NonNullable<PageRequest['call']> },
+  queries: ScreenQuery[],
+): Promise<Rendered | undefined> {
+  const { call, config } = request;
+  const session = await call(pageRenderCalls.session, { getProfile: true }, CALL_HEADERS);
+  if (!session.Success) return undefined;
+  const user = (session.Result as { User: User }).User;
+  const answers = await Promise.all(queries.map((query) => call(query.path, {}, CALL_HEADERS)));
+  if (answers.some((answer) => !answer.Success)) return undefined;
+  const queryClient = createQueryClient();
+  queries.forEach((query, i) => {
+    queryClient.setQueryData(query.queryKey, answers[i]?.Result);
+  });
+  const html = await renderScreen(location, config, user, queryClient);
+  return { html, boot: { config, signedOut: false, user, queries: dehydrate(queryClient) } };
+}
+
+async function renderAhead(route: MergedHandle, leafPath: string | undefined, url: URL, request: PageRequest) {
+  if (consumesStartupQuery(url)) return undefined;
+  const location = `${url.pathname}${url.search}`;
+  if (!request.hasSessionCookie) {
+    return route.kind === 'login' ? renderSignIn(location, request.config) : undefined;
+  }
+  const queries = leafPath === undefined ? undefined : SCREENS_WITH_DATA[leafPath];
+  if (!queries || !request.call) return undefined;
+  return renderWithData(location, { ...request, call: request.call }, queries);
 }
 
 /**
@@ -69,15 +147,17 @@ function appPreloads(template: string): string {
 /** index.html (the web build's) with the boot data and, where it applies, the screen's HTML. */
 export async function renderPage(template: string, request: PageRequest): Promise<string> {
   const url = new URL(request.url, 'http://page.invalid');
-  const boot: BootData = { config: request.config, signedOut: !request.hasSessionCookie };
-  const route = mergeHandles((matchRoutes(appRoutes, url.pathname) ?? []).map((match) => match.route.handle));
+  const matches = matchRoutes(appRoutes, url.pathname) ?? [];
+  const route = mergeHandles(matches.map((match) => match.route.handle));
   // The title the SPA sets (use-page-title.ts), there before it starts.
-  const page = template.replace(/<title>[^<]*<\/title>/, `<title>${escapeText(pageTitle(route.titles))}</title>`);
-  if (!rendersAhead(route, url, request.hasSessionCookie)) {
-    return page.replace('</head>', `${appPreloads(template)}${bootDataElement(boot)}</head>`);
+  // Replacements are functions: a `$&` in a customer's data must stay text (String.replace).
+  const page = template.replace(/<title>[^<]*<\/title>/, () => `<title>${escapeText(pageTitle(route.titles))}</title>`);
+  const rendered = await renderAhead(route, matches.at(-1)?.route.path, url, request);
+  if (!rendered) {
+    const boot: BootData = { config: request.config, signedOut: !request.hasSessionCookie };
+    return page.replace('</head>', () => `${appPreloads(template)}${bootDataElement(boot)}</head>`);
   }
-  const html = await renderScreen(`${url.pathname}${url.search}`, request.config);
   return page
-    .replace('</head>', `${bootDataElement(boot)}</head>`)
-    .replace('<div id="root"></div>', `<div id="root">${html}</div>`);
+    .replace('</head>', () => `${bootDataElement(rendered.boot)}</head>`)
+    .replace('<div id="root"></div>', () => `<div id="root">${rendered.html}</div>`);
 }

@@ -1,5 +1,6 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUpVerified } from '../../test/accounts-flow';
 import { createTestApp, fakeWebDist, type TestApp } from '../../test/test-app';
 
 let t: TestApp;
@@ -80,6 +81,36 @@ describe("serving pages through the web build's page renderer (ADR 0024)", () =>
     const gzip = await r.app.inject({ url: '/login', headers: { 'accept-encoding': 'gzip' } });
     expect(gzip.headers['content-encoding']).toBe('gzip');
     expect(rendered(gunzipSync(gzip.rawPayload).toString()).url).toBe('/login');
+  });
+
+  it("makes the renderer's reads with the page request's cookie, and refuses any other call", async () => {
+    const token = await signUpVerified(r, 'page-reader@example.com');
+    const page = (url: string, cookie?: string) =>
+      r.app.inject({ url, ...(cookie ? { cookies: { soundid_session: cookie } } : {}) });
+    const answer = (body: string) => (rendered(body) as unknown as { answer: { Success: boolean } }).answer;
+
+    const signedIn = await page('/products?call=/api/accounts/LoginByToken', token);
+    expect(signedIn.headers['cache-control']).toBe('no-store');
+    expect(answer(signedIn.body)).toMatchObject({
+      Success: true,
+      Result: { User: { Email: 'page-reader@example.com' } },
+    });
+    const licences = await page('/products?call=/api/licenses/GetAccountLicensesByProductLine', token);
+    expect(answer(licences.body)).toMatchObject({ Success: true });
+    // No cookie, no session: the call answers as it would the SPA.
+    expect(answer((await page('/products?call=/api/accounts/LoginByToken')).body)).toMatchObject({ Success: false });
+
+    // A write is not a page's to make: the renderer fails, and the bare page is served.
+    const write = await page('/products?call=/api/accounts/Logout', token);
+    expect(write.statusCode).toBe(200);
+    expect(write.body).toContain('<div id="root"></div>');
+    expect((await r.call('/api/accounts/LoginByToken', {}, token)).statusCode).toBe(200);
+  });
+
+  it('serves the bare page when the renderer fails', async () => {
+    const res = await r.app.inject('/render-fails');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('<div id="root"></div>');
   });
 
   it('answers a missing asset with a 404 Fault, not the page', async () => {

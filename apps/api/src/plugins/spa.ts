@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import { negotiate } from '@fastify/accept-negotiator';
 import fastifyStatic from '@fastify/static';
+import { PAGE_RENDER_CALL_PATHS } from '@soundid/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { publicConfigOf } from '../features/meta/public-config';
 import { Fault } from '../lib/fault';
@@ -14,7 +15,12 @@ import { sendFault } from './errors';
 interface PageRenderer {
   renderPage(
     template: string,
-    request: { url: string; hasSessionCookie: boolean; config: ReturnType<typeof publicConfigOf> },
+    request: {
+      url: string;
+      hasSessionCookie: boolean;
+      config: ReturnType<typeof publicConfigOf>;
+      call(path: string, body: unknown, headers: Record<string, string>): Promise<unknown>;
+    },
   ): Promise<string>;
 }
 
@@ -69,18 +75,58 @@ export async function registerSpa(app: FastifyInstance, distDir: string | undefi
   });
 }
 
+/**
+ * One of the service's calls made for a page, in this process (`inject`): the same route, session
+ * check, rate limits (by the page request's address) and envelope as over the network. The page
+ * request's cookie goes with it; the renderer names the headers the SPA would send. Only the reads
+ * of the contracts' `pageRenderCalls` are made this way (ADR 0024): a page request changes nothing.
+ */
+async function callInProcess(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  path: string,
+  body: unknown,
+  headers: Record<string, string>,
+): Promise<unknown> {
+  if (!PAGE_RENDER_CALL_PATHS.includes(path)) throw new Error(`A page may not make the call ${path}`);
+  const answer = await app.inject({
+    method: 'POST',
+    url: path,
+    payload: JSON.stringify(body),
+    remoteAddress: request.ip,
+    headers: {
+      ...headers,
+      'content-type': 'application/json',
+      accept: 'application/json',
+      cookie: request.headers.cookie ?? '',
+      ...(request.headers['user-agent'] ? { 'user-agent': request.headers['user-agent'] } : {}),
+    },
+  });
+  return answer.json();
+}
+
 function pageSender(app: FastifyInstance, renderer: PageRenderer, distDir: string) {
   const template = readFileSync(path.join(distDir, 'index.html'), 'utf8');
   const config = publicConfigOf(app.deps);
   const { sessionCookie } = app.deps;
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    const html = await renderer.renderPage(template, {
-      url: request.url,
-      hasSessionCookie: sessionCookie.read(request) !== undefined,
-      config,
-    });
+    const hasSessionCookie = sessionCookie.read(request) !== undefined;
+    let html: string;
+    try {
+      html = await renderer.renderPage(template, {
+        url: request.url,
+        hasSessionCookie,
+        config,
+        call: (path, body, headers) => callInProcess(app, request, path, body, headers),
+      });
+    } catch (error) {
+      // The SPA starts from the bare page as well: it asks for what the page would have said.
+      request.log.error({ err: error }, 'page rendering failed; serving the bare page');
+      html = template;
+    }
     reply
-      .header('Cache-Control', 'no-cache')
+      // A page for a signed-in customer may carry their data: never stored by a cache.
+      .header('Cache-Control', hasSessionCookie ? 'no-store' : 'no-cache')
       // The page differs with and without the session cookie.
       .header('Vary', 'Cookie, Accept-Encoding')
       .type('text/html; charset=utf-8');

@@ -1,4 +1,4 @@
-import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { type DehydratedState, hydrate, type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { use } from 'react';
 import { Outlet } from 'react-router';
 import { QueryClientSlot } from '../lib/query-client-slot';
@@ -9,6 +9,11 @@ let sharedClient: QueryClient | undefined;
 function pageQueryClient(): QueryClient {
   sharedClient ??= createQueryClient();
   return sharedClient;
+}
+
+/** The page's client starts with the cache a screen was rendered from on the service (ADR 0024). */
+export function startPageQueries(state: DehydratedState): void {
+  hydrate(pageQueryClient(), state);
 }
 
 /**

@@ -1,13 +1,19 @@
+import type { User } from '@soundid/contracts';
+import type { DehydratedState } from '@tanstack/react-query';
 import type { PublicConfig } from './public-config';
 
 /**
  * What the service writes into every page it serves (ADR 0024), so that the SPA starts without a
  * round trip for it: the public configuration, and whether the request came without a session
- * cookie (then nobody is signed in, and the start-up has no session to ask about).
+ * cookie (then nobody is signed in, and the start-up has no session to ask about). A signed-in
+ * screen rendered with its data also brings the session's user and the query cache it was
+ * rendered from, which the SPA starts with.
  */
 export interface BootData {
   config: PublicConfig;
   signedOut: boolean;
+  user?: User;
+  queries?: DehydratedState;
 }
 
 export const BOOT_DATA_ID = 'boot-data';

@@ -1,4 +1,5 @@
 import type { Profile, User } from '@soundid/contracts';
+import { createContext, useContext } from 'react';
 import { createStore, useStore } from './create-store';
 
 /**
@@ -9,8 +10,17 @@ export type SessionUser = User | null | undefined;
 
 export const sessionStore = createStore<SessionUser>(undefined);
 
+/**
+ * The user a page is rendered for on the service (server-entry.tsx, ADR 0024): there, renders of
+ * different customers run at once, so the user cannot live in the module's store. Unset in the
+ * browser, where the store is the one truth.
+ */
+export const RenderedUserContext = createContext<User | null | undefined>(undefined);
+
 export function useSessionUser(): SessionUser {
-  return useStore(sessionStore);
+  const rendered = useContext(RenderedUserContext);
+  const stored = useStore(sessionStore);
+  return rendered === undefined ? stored : rendered;
 }
 
 export function isSignedIn(): boolean {

@@ -354,3 +354,16 @@ export function findActivationButton(buttons: readonly ActionButton[]): Activati
   }
   return undefined;
 }
+
+// ── Pages the service renders with their data (ADR 0024) ───────────────────
+
+/**
+ * The only calls the service makes, in its own process, for a page it renders for a signed-in
+ * customer: reads. The web renderer names them; the service refuses any other.
+ */
+export const pageRenderCalls = {
+  session: '/api/accounts/LoginByToken',
+  licences: licenceCallPaths.GetAccountLicensesByProductLine,
+} as const;
+
+export const PAGE_RENDER_CALL_PATHS: readonly string[] = Object.values(pageRenderCalls);

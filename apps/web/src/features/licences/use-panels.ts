@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useLayoutEffect, useState } from 'react';
 
 /**
  * The page's panels (devices, upgrade, licence removal, offline activation) are mutually
@@ -39,7 +39,13 @@ function writeHash(id: string): void {
 }
 
 export function usePanels(): Panels {
-  const [openId, setOpenId] = useState(readHash);
+  const [openId, setOpenId] = useState('');
+  // Read once drawn: the service renders the page without the hash, which browsers keep to
+  // themselves, and the app's first render must be the one it sent (ADR 0024).
+  useLayoutEffect(() => {
+    const id = readHash();
+    if (id) setOpenId(id);
+  }, []);
   const show = useCallback((id: string) => {
     setOpenId(id);
     writeHash(id);
