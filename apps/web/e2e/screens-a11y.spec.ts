@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createVerifiedAccount, logIn } from './accounts';
-import { DESKTOP, expectAccessible, MOBILE, useBrowser } from './browser';
+import { appStarted, DESKTOP, expectAccessible, MOBILE, useBrowser } from './browser';
 
 /** The screens the journey does not pass through, checked with axe-core at both widths. */
 describe('screens are accessible', () => {
@@ -64,6 +64,8 @@ describe('screens are accessible', () => {
     const page = await browser.newPage();
     await page.goto('/login');
     await page.getByRole('heading', { level: 1, name: 'Log in' }).waitFor();
+    // Enter submits once the app runs: the sent form's submit is disabled until then (ADR 0024).
+    await appStarted(page);
     await page.getByLabel('Email').focus();
     await page.keyboard.type('nobody@example.com');
     await page.keyboard.press('Tab');
