@@ -1,10 +1,11 @@
+import { SESSION_COOKIE_PLAIN } from '@soundid/contracts';
 import autocannon from 'autocannon';
 import { BENCH_PASSWORD, benchEmail, seedCustomers } from './seed';
 import { BENCH_ADMIN_TOKEN, freshPostgres, type Running, startService } from './services';
 
 /**
- * `npm run load`: mixed traffic at saturation against the service on PostgreSQL for
- * LOAD_SECONDS (default 60). Passes when nothing but the intended refusals comes back (401
+ * `npm run load`: mixed traffic (calls, and pages the service renders) at saturation against the
+ * service on PostgreSQL for LOAD_SECONDS (default 60). Passes when nothing but the intended refusals comes back (401
  * wrong password, 402 no tokens, 429 lockout), the heap after a collection is within 1.2x
  * of before, and every database connection is back in the pool.
  */
@@ -53,8 +54,11 @@ async function main(): Promise<void> {
     );
   }
 
-  // Warm up, then take the heap before.
+  // Warm up (the pages' first renders load their screens), then take the heap before.
   await autocannon({ url: `${service.url}/api/health`, duration: 3, connections: 20 });
+  for (const page of ['/login', '/products']) {
+    await fetch(`${service.url}${page}`, { headers: { cookie: `${SESSION_COOKIE_PLAIN}=${tokens[0]}` } });
+  }
   const before = await metrics(service);
 
   let n = 0;
@@ -88,6 +92,16 @@ async function main(): Promise<void> {
         }),
       },
       { method: 'GET', path: '/api/accounts/features' },
+      // Pages the service renders (ADR 0024): sign-in, and Licenses & Devices with its reads.
+      { method: 'GET', path: '/login' },
+      {
+        method: 'GET',
+        path: '/products',
+        setupRequest: (request) => ({
+          ...request,
+          headers: { cookie: `${SESSION_COOKIE_PLAIN}=${tokens[n++ % tokens.length]}` },
+        }),
+      },
     ],
   });
   await new Promise((resolve) => setTimeout(resolve, 1000));

@@ -116,7 +116,9 @@ async function renderWithData(
     queryClient.setQueryData(query.queryKey, answers[i]?.Result);
   });
   const html = await renderScreen(location, config, user, queryClient);
-  return { html, boot: { config, signedOut: false, user, queries: dehydrate(queryClient) } };
+  const queriesState = dehydrate(queryClient);
+  queryClient.clear();
+  return { html, boot: { config, signedOut: false, user, queries: queriesState } };
 }
 
 async function renderAhead(route: MergedHandle, leafPath: string | undefined, url: URL, request: PageRequest) {
