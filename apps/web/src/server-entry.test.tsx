@@ -68,6 +68,23 @@ describe('the page the service sends (ADR 0024)', () => {
     }
   });
 
+  it('writes a page for any address a browser may ask for', async () => {
+    const odd = [
+      '//elsewhere.example/login',
+      '/%E0%A4%A',
+      '/login?%zz=1&nextUrl=%3Cscript%3E',
+      '/login/../products',
+      '/\u2028',
+    ];
+    for (const url of odd) {
+      for (const hasSessionCookie of [false, true]) {
+        const page = pageOf(await renderPage(TEMPLATE, { url, hasSessionCookie, config: CONFIG }));
+        expect(readBootData(page), url).toEqual({ config: CONFIG, signedOut: !hasSessionCookie });
+        expect(page.querySelector('script:not([id])'), url).toBeNull();
+      }
+    }
+  });
+
   describe('Licenses & Devices for a signed-in customer', () => {
     const list = licenceList({ products: [referenceProduct({ DisplayName: 'Studio $& $1 <b>Pack</b>' })] });
     const answers: Record<string, CallAnswer> = {
