@@ -96,21 +96,55 @@ describe('screens before the app has started', () => {
   });
 
   /** A context signed in as the demo customer through the API (its cookie), with script on or off. */
-  async function signedInContext(javaScriptEnabled: boolean) {
-    const { email, password } = browser.demoAccount;
+  /** The session cookie (`name=value`) of a customer signed in through the API. */
+  async function sessionCookie(email: string, password: string): Promise<string> {
     const response = await fetch(`${browser.baseUrl}/api/accounts/LoginByEmail`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', Software: 'MySoundID-Web/1.0' },
       body: JSON.stringify({ email, password, keepMeSignedIn: true }),
     });
-    const [name, value] = (response.headers.getSetCookie()[0] ?? '').split(';')[0]?.split('=') ?? [];
-    if (!name || !value) throw new Error(`demo sign-in failed: ${response.status}`);
+    const cookie = (response.headers.getSetCookie()[0] ?? '').split(';')[0] ?? '';
+    if (!cookie.includes('=')) throw new Error(`sign-in of ${email} failed: ${response.status}`);
+    return cookie;
+  }
+
+  /** A context signed in as the demo customer, with script on or off. */
+  async function signedInContext(javaScriptEnabled: boolean) {
+    const [name = '', value = ''] = (
+      await sessionCookie(browser.demoAccount.email, browser.demoAccount.password)
+    ).split('=');
     const page = await browser.newPage();
     const context = await page.context().browser()?.newContext({ baseURL: browser.baseUrl, javaScriptEnabled });
     if (!context) throw new Error('no browser');
     await context.addCookies([{ name, value, url: browser.baseUrl }]);
     return context;
   }
+
+  it("renders each customer's own page while many are rendered at once", async () => {
+    const other = await createVerifiedAccount(browser.baseUrl, 'concurrent-page');
+    const customers = [
+      {
+        email: browser.demoAccount.email,
+        cookie: await sessionCookie(browser.demoAccount.email, browser.demoAccount.password),
+      },
+      { email: other.email, cookie: await sessionCookie(other.email, other.password) },
+    ];
+    const pages = await Promise.all(
+      Array.from({ length: 40 }, async (_, i) => {
+        const customer = customers[i % 2] as (typeof customers)[number];
+        const response = await fetch(`${browser.baseUrl}/products`, { headers: { cookie: customer.cookie } });
+        return { customer, html: await response.text() };
+      }),
+    );
+    for (const { customer, html } of pages) {
+      const boot = JSON.parse(
+        /<script type="application\/json" id="boot-data">(.*?)<\/script>/.exec(html)?.[1] ?? '{}',
+      );
+      expect(boot.user?.Email).toBe(customer.email);
+      const stranger = customers.find((c) => c !== customer) as (typeof customers)[number];
+      expect(html).not.toContain(stranger.email);
+    }
+  });
 
   it("sends a signed-in customer's Licenses & Devices with their licences in the page", async () => {
     const context = await signedInContext(false);
