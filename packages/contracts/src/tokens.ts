@@ -24,8 +24,18 @@ export function processingSecondsFor(tokens: number): number {
 /** Made once: toLocaleString builds a formatter on every call (the licence list says this on every read). */
 const enUsNumber = new Intl.NumberFormat('en-US');
 
+/**
+ * A count as en-US writes it (1,234,567). Whole numbers, all the texts here count, are grouped
+ * directly: Intl's formatter cost as much as the rest of the licence list's texts together.
+ */
+export function formatCount(n: number): string {
+  if (!Number.isSafeInteger(n)) return enUsNumber.format(n);
+  const grouped = String(Math.abs(n)).replace(/\B(?=(\d{3})+$)/g, ',');
+  return n < 0 ? `-${grouped}` : grouped;
+}
+
 function plural(n: number, word: string): string {
-  return `${enUsNumber.format(n)} ${word}${n === 1 ? '' : 's'}`;
+  return `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
 }
 
 function processingTimeText(tokens: number): string {
