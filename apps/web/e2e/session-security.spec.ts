@@ -44,14 +44,17 @@ describe('the session in the browser', () => {
     page.on('console', (message) => {
       if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
     });
-    const answers: string[] = [];
-    page.on('response', async (response) => {
+    // Every answer's body, taken in the order the answers came (read once the page has settled).
+    const bodies: Promise<string>[] = [];
+    page.on('response', (response) => {
       const isPage = response.request().resourceType() === 'document';
-      if (isPage || response.url().includes('/api/')) answers.push(await response.text().catch(() => ''));
+      if (isPage || response.url().includes('/api/')) bodies.push(response.text().catch(() => ''));
     });
     await logIn(page, account.email, account.password);
     await page.waitForURL('**/products');
     await page.getByRole('heading', { level: 1, name: 'Licenses & Devices' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    const answers = await Promise.all(bodies);
 
     const cookie = (await page.context().cookies()).find((c) => c.name.endsWith('soundid_session'));
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
