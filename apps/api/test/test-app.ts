@@ -80,7 +80,8 @@ export async function createTestApp(
  * A built SPA stand-in (index.html and one hashed asset) for tests of what the service serves.
  * With `renderer`, a page renderer beside it (dist-server, as `npm run build` writes it) that
  * writes what the service passed it into the page, as JSON, with the answer of the call its
- * `call` query names; `/render-fails` makes it throw.
+ * `call` query names; `/render-fails` makes it throw. It counts its renders in
+ * `globalThis.pageRenders`.
  */
 export function fakeWebDist({ renderer = false }: { renderer?: boolean } = {}): string {
   const root = mkdtempSync(path.join(tmpdir(), 'soundid-web-'));
@@ -95,6 +96,7 @@ export function fakeWebDist({ renderer = false }: { renderer?: boolean } = {}): 
     writeFileSync(
       path.join(root, 'dist-server', 'server-entry.js'),
       `export async function renderPage(template, request) {
+        globalThis.pageRenders = (globalThis.pageRenders ?? 0) + 1;
         if (request.url.startsWith('/render-fails')) throw new Error('renderer failed');
         const { call, ...passed } = request;
         const called = new URL(request.url, 'http://x').searchParams.get('call');

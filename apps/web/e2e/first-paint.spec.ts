@@ -70,6 +70,9 @@ describe('screens before the app has started', () => {
     expect(apiCalls).toEqual([]);
     releaseEntry();
 
+    // Submit comes on with the typed values once the app runs, on the form that was sent.
+    await expect.poll(() => page.getByRole('button', { name: 'Log in', exact: true }).isEnabled()).toBe(true);
+    expect(await page.locator('form[data-sent="yes"]').count()).toBe(1);
     await page.getByRole('button', { name: 'Log in', exact: true }).click();
     await page.waitForURL('**/profile');
     await page.getByRole('heading', { level: 1, name: 'Profile' }).waitFor();

@@ -55,6 +55,9 @@ const SCREENS_WITH_DATA: Record<string, ScreenQuery[]> = {
 
 const CALL_HEADERS = { Software: SOFTWARE_HEADER, Branding: BRANDING_HEADER };
 
+/** A render waits this long at most for its screen's modules (loaded once per process). */
+const RENDER_TIME_LIMIT_MS = 5000;
+
 /** The URL carries something the start-up consumes (a session `token`, saved `headers`): not rendered ahead. */
 const consumesStartupQuery = (url: URL) => url.searchParams.has('token') || url.searchParams.has('headers');
 
@@ -75,13 +78,21 @@ async function renderScreen(
   user: User | null,
   queryClient: QueryClient = createQueryClient(),
 ): Promise<string> {
+  // React writes a boundary that failed (or was cut off) as "render in the browser" and carries
+  // on; a page like that is no page rendered ahead, so the error goes to the service instead,
+  // which logs it and sends the bare page (plugins/spa.ts).
+  const errors: unknown[] = [];
+  const signal = AbortSignal.timeout(RENDER_TIME_LIMIT_MS);
   const { prelude } = await prerenderToNodeStream(
     <StrictMode>
       <RenderedUserContext value={user}>
         <App config={config} location={location} queryClient={queryClient} />
       </RenderedUserContext>
     </StrictMode>,
+    { signal, onError: (error) => void errors.push(error) },
   );
+  if (errors.length > 0) throw errors[0];
+  if (signal.aborted) throw new Error(`Rendering ${location} took over ${RENDER_TIME_LIMIT_MS} ms`);
   const chunks: Buffer[] = [];
   for await (const chunk of prelude) chunks.push(Buffer.from(chunk as Uint8Array));
   return Buffer.concat(chunks).toString('utf8');
@@ -148,7 +159,8 @@ function appPreloads(template: string): string {
 
 /** index.html (the web build's) with the boot data and, where it applies, the screen's HTML. */
 export async function renderPage(template: string, request: PageRequest): Promise<string> {
-  const url = new URL(request.url, 'http://page.invalid');
+  // Appended, not resolved: `//elsewhere/login` is a path here, as the browser's router sees it.
+  const url = new URL(`http://page.invalid${request.url}`);
   const matches = matchRoutes(appRoutes, url.pathname) ?? [];
   const route = mergeHandles(matches.map((match) => match.route.handle));
   // The title the SPA sets (use-page-title.ts), there before it starts.

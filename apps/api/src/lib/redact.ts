@@ -1,6 +1,9 @@
-/** Action tokens travel in page paths and queries: keep them out of the logs. */
+/**
+ * Action tokens travel in page paths and queries: keep them out of the logs, and credentials a
+ * form may have put in a query by mistake.
+ */
 const TOKEN_PATH = /^(\/(?:reset-password|delete-account|verify-email|verify-email-change))\/[^/?#]+/;
-const TOKEN_QUERY = /([?&](?:token|access_token|id_token)=)[^&#]*/gi;
+const TOKEN_QUERY = /([?&](?:token|access_token|id_token|password|oldPassword|newPassword)=)[^&#]*/gi;
 
 export function redactUrl(url: string): string {
   return url.replace(TOKEN_PATH, '$1/[redacted]').replace(TOKEN_QUERY, '$1[redacted]');

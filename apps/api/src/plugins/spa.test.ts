@@ -107,6 +107,22 @@ describe("serving pages through the web build's page renderer (ADR 0024)", () =>
     expect((await r.call('/api/accounts/LoginByToken', {}, token)).statusCode).toBe(200);
   });
 
+  it('renders a signed-out address once, a signed-in page every time, and nothing for HEAD', async () => {
+    const renders = () => (globalThis as { pageRenders?: number }).pageRenders ?? 0;
+    const before = renders();
+    const first = await r.app.inject('/login?nextUrl=%2Fonce');
+    const second = await r.app.inject('/login?nextUrl=%2Fonce');
+    expect(second.body).toBe(first.body);
+    expect(renders()).toBe(before + 1);
+    await r.app.inject({ url: '/login?nextUrl=%2Fonce', cookies: { soundid_session: 'a' } });
+    await r.app.inject({ url: '/login?nextUrl=%2Fonce', cookies: { soundid_session: 'a' } });
+    expect(renders()).toBe(before + 3);
+    const head = await r.app.inject({ method: 'HEAD', url: '/products', cookies: { soundid_session: 'a' } });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['cache-control']).toBe('no-store');
+    expect(renders()).toBe(before + 3);
+  });
+
   it('serves the bare page when the renderer fails', async () => {
     const res = await r.app.inject('/render-fails');
     expect(res.statusCode).toBe(200);
@@ -116,6 +132,7 @@ describe("serving pages through the web build's page renderer (ADR 0024)", () =>
   it('answers a missing asset with a 404 Fault, not the page', async () => {
     const res = await r.app.inject('/assets/gone-123.js');
     expect(res.statusCode).toBe(404);
+    expect(res.headers['cache-control']).toBe('no-store');
     expect(res.json().Fault.ExceptionName).toBe('NotFound');
     expect((await r.app.inject('/assets/app-abc123.js')).body).toBe('console.log(1)');
   });

@@ -71,7 +71,8 @@ export async function registerSpa(app: FastifyInstance, distDir: string | undefi
       if (sendPage) return sendPage(request, reply);
       return reply.header('Cache-Control', 'no-cache').type('text/html').sendFile('index.html');
     }
-    return sendFault(reply, new Fault('NotFound'));
+    // Not kept by a CDN: a chunk missing for a moment of a rolling deploy is there a moment later.
+    return sendFault(reply.header('Cache-Control', 'no-store'), new Fault('NotFound'));
   });
 }
 
@@ -105,25 +106,45 @@ async function callInProcess(
   return answer.json();
 }
 
+/** Signed-out pages kept rendered, by address (a page without a session cookie depends on nothing else). */
+const SIGNED_OUT_PAGES_KEPT = 256;
+
 function pageSender(app: FastifyInstance, renderer: PageRenderer, distDir: string) {
   const template = readFileSync(path.join(distDir, 'index.html'), 'utf8');
   const config = publicConfigOf(app.deps);
   const { sessionCookie } = app.deps;
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    const hasSessionCookie = sessionCookie.read(request) !== undefined;
-    let html: string;
+  // Oldest first: a flood of sign-in page requests renders each address once, and no more than
+  // this many are kept however many addresses it makes up.
+  const signedOutPages = new Map<string, string>();
+
+  const render = async (request: FastifyRequest, hasSessionCookie: boolean): Promise<string> => {
+    // A HEAD answer has no body: nothing to render, and no reads to make for it.
+    if (request.method === 'HEAD') return template;
+    const kept = hasSessionCookie ? undefined : signedOutPages.get(request.url);
+    if (kept !== undefined) return kept;
     try {
-      html = await renderer.renderPage(template, {
+      const html = await renderer.renderPage(template, {
         url: request.url,
         hasSessionCookie,
         config,
         call: (path, body, headers) => callInProcess(app, request, path, body, headers),
       });
+      if (!hasSessionCookie) {
+        if (signedOutPages.size >= SIGNED_OUT_PAGES_KEPT)
+          signedOutPages.delete(signedOutPages.keys().next().value as string);
+        signedOutPages.set(request.url, html);
+      }
+      return html;
     } catch (error) {
       // The SPA starts from the bare page as well: it asks for what the page would have said.
       request.log.error({ err: error }, 'page rendering failed; serving the bare page');
-      html = template;
+      return template;
     }
+  };
+
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const hasSessionCookie = sessionCookie.read(request) !== undefined;
+    const html = await render(request, hasSessionCookie);
     reply
       // A page for a signed-in customer may carry their data: never stored by a cache.
       .header('Cache-Control', hasSessionCookie ? 'no-store' : 'no-cache')

@@ -28,7 +28,8 @@ export function Footer() {
             <a href={externalLinks.terms}>{text.footer.terms}</a>
           </li>
         </ul>
-        <p className="footer__copyright">{text.footer.copyright(new Date().getFullYear())}</p>
+        {/* UTC: the service renders some pages ahead (ADR 0024), and the browser's first render must match. */}
+        <p className="footer__copyright">{text.footer.copyright(new Date().getUTCFullYear())}</p>
       </nav>
     </footer>
   );

@@ -54,7 +54,9 @@ export function LoginForm() {
   };
 
   return (
-    <form className="form" onSubmit={submit} noValidate>
+    // POST: a form submitted before the app runs (a password manager's auto-submit) must not put
+    // the password in the address; the service answers it with a 404 Fault (ADR 0024).
+    <form className="form" method="post" onSubmit={submit} noValidate>
       <TextField
         label={text.email}
         type="email"

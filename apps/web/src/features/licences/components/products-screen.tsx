@@ -5,6 +5,7 @@ import { FormMessage } from '../../../components/form-message';
 import { Page } from '../../../components/page';
 import { Spinner } from '../../../components/spinner';
 import { isApiError } from '../../../lib/api-errors';
+import { useHydrated } from '../../../lib/use-hydrated';
 import { voiceAiActivatePath } from '../activation-paths';
 import { useAccountLicences } from '../api/get-account-licences';
 import { usePanels } from '../use-panels';
@@ -53,8 +54,10 @@ export function ProductsScreen() {
 /** After a voice AI key was registered (add-license), the plugin's activation is offered here. */
 function VoiceAiActivationOffer() {
   const state = useLocation().state as { voiceAiActivationUrl?: unknown } | null;
+  // History state is the browser's alone: not in a page the service rendered (ADR 0024).
+  const isHydrated = useHydrated();
   const deeplink = typeof state?.voiceAiActivationUrl === 'string' ? state.voiceAiActivationUrl : undefined;
-  if (!deeplink) return null;
+  if (!deeplink || !isHydrated) return null;
   return (
     <FormMessage tone="info">
       <p>{licencesText.voiceAiReady}</p>
