@@ -3,8 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { createVerifiedAccount } from './accounts';
 import { useBrowser } from './browser';
 
-/** Holds the app's entry script back until the returned function is called. */
-async function holdAppEntry(page: Page): Promise<() => void> {
+/**
+ * Opens `url` with the app's entry script held back, and marks the sent element `selector` names
+ * (`data-sent`): an element the app drew again would not carry the mark. Returns what lets the
+ * app load.
+ */
+async function openWithAppHeld(page: Page, url: string, selector: string): Promise<() => void> {
   let release = () => {};
   const held = new Promise<void>((resolve) => {
     release = resolve;
@@ -13,6 +17,10 @@ async function holdAppEntry(page: Page): Promise<() => void> {
     await held;
     await route.continue();
   });
+  await page.goto(url, { waitUntil: 'commit' });
+  const sent = page.locator(selector);
+  await sent.waitFor();
+  await sent.evaluate((element) => element.setAttribute('data-sent', 'yes'));
   return release;
 }
 
@@ -58,13 +66,8 @@ describe('screens before the app has started', () => {
     const account = await createVerifiedAccount(browser.baseUrl, 'first-paint');
     const page = await browser.newPage();
     const { problems, apiCalls } = watch(page);
-    // The app's entry held back: the customer types into the sent form while it is on its way.
-    const releaseEntry = await holdAppEntry(page);
-
-    await page.goto('/login?nextUrl=%2Fprofile', { waitUntil: 'commit' });
-    const form = page.locator('form');
-    await form.waitFor();
-    await form.evaluate((element) => element.setAttribute('data-sent', 'yes'));
+    // The customer types into the sent form while the app is on its way.
+    const releaseEntry = await openWithAppHeld(page, '/login?nextUrl=%2Fprofile', 'form');
     await page.getByLabel('Email').fill(account.email);
     await page.getByLabel('Password', { exact: true }).fill(account.password);
     expect(apiCalls).toEqual([]);
@@ -84,21 +87,6 @@ describe('screens before the app has started', () => {
     expect(apiCalls[0]).toBe('/api/accounts/LoginByEmail');
   });
 
-  it('keeps the sent elements when the app takes them over', async () => {
-    const page = await browser.newPage();
-    const releaseEntry = await holdAppEntry(page);
-    await page.goto('/login', { waitUntil: 'commit' });
-    await page.locator('form').waitFor();
-    await page.locator('form').evaluate((element) => element.setAttribute('data-sent', 'yes'));
-    releaseEntry();
-    // The app is running once typing enables submit; the form is still the sent one.
-    await page.getByLabel('Email').fill('someone@example.com');
-    await page.getByLabel('Password', { exact: true }).fill('some-password-1');
-    await expect.poll(() => page.getByRole('button', { name: 'Log in', exact: true }).isEnabled()).toBe(true);
-    expect(await page.locator('form[data-sent="yes"]').count()).toBe(1);
-  });
-
-  /** A context signed in as the demo customer through the API (its cookie), with script on or off. */
   /** The session cookie (`name=value`) of a customer signed in through the API. */
   async function sessionCookie(email: string, password: string): Promise<string> {
     const response = await fetch(`${browser.baseUrl}/api/accounts/LoginByEmail`, {
@@ -168,11 +156,7 @@ describe('screens before the app has started', () => {
     try {
       const page = await context.newPage();
       const { problems, apiCalls } = watch(page);
-      const releaseEntry = await holdAppEntry(page);
-      await page.goto('/products#devices-SoundIDReference', { waitUntil: 'commit' });
-      const list = page.locator('.licence-sections');
-      await list.waitFor();
-      await list.evaluate((element) => element.setAttribute('data-sent', 'yes'));
+      const releaseEntry = await openWithAppHeld(page, '/products#devices-SoundIDReference', '.licence-sections');
       releaseEntry();
 
       // The panel the hash names opens once the app runs, in the list the service sent.

@@ -34,28 +34,17 @@ function readManifest(distDir: string): Manifest {
 }
 
 /**
- * The scripts index.html loads: its module scripts (the loader, src/after-paint.ts) with the app
- * entry the loader imports (`data-entry`), and the modules it preloads (`data-preloads`).
+ * The scripts index.html starts: its module scripts (the loader, src/after-paint.ts) and the app
+ * entry the loader imports (`data-entry`). The modules it preloads are the entry's imports.
  */
-export function indexHtmlScripts(distDir: string): { entry: string[]; preloads: string[] } {
+export function indexHtmlEntries(distDir: string): string[] {
   const html = readFileSync(path.join(distDir, 'index.html'), 'utf8');
   const attr = (tag: string, name: string) => new RegExp(`\\b${name}="([^"]+)"`).exec(tag)?.[1];
-  const local = (href: string) => href.replace(/^\//, '');
-  const entry: string[] = [];
-  const preloads: string[] = [];
-  for (const [tag] of html.matchAll(/<(script|link)\b[^>]*>/g)) {
-    if (tag.startsWith('<script') && /type="module"/.test(tag)) {
-      const src = attr(tag, 'src');
-      if (src) entry.push(local(src));
-      const appEntry = attr(tag, 'data-entry');
-      if (appEntry) entry.push(local(appEntry));
-      preloads.push(...(attr(tag, 'data-preloads')?.split(' ').filter(Boolean).map(local) ?? []));
-    } else if (/rel="modulepreload"/.test(tag)) {
-      const href = attr(tag, 'href');
-      if (href) preloads.push(local(href));
-    }
+  const entries: string[] = [];
+  for (const [tag] of html.matchAll(/<script\b[^>]*\btype="module"[^>]*>/g)) {
+    for (const src of [attr(tag, 'src'), attr(tag, 'data-entry')]) if (src) entries.push(src.replace(/^\//, ''));
   }
-  return { entry, preloads };
+  return entries;
 }
 
 /**
@@ -66,7 +55,7 @@ export function indexHtmlScripts(distDir: string): { entry: string[]; preloads: 
 export function routeScripts(distDir: string, screenModule: string): RouteScripts {
   const manifest = readManifest(distDir);
   const byFile = new Map(Object.entries(manifest).map(([key, chunk]) => [chunk.file, key]));
-  const { entry } = indexHtmlScripts(distDir);
+  const entry = indexHtmlEntries(distDir);
   if (entry.length === 0) throw new Error('index.html loads no module script');
   if (!manifest[screenModule]) throw new Error(`${screenModule} is not a chunk of the build`);
 
