@@ -87,6 +87,27 @@ describe('screens before the app has started', () => {
     expect(apiCalls[0]).toBe('/api/accounts/LoginByEmail');
   });
 
+  it('sends the sign-in when Enter was pressed before the app started', async () => {
+    const account = await createVerifiedAccount(browser.baseUrl, 'early-enter');
+    const page = await browser.newPage();
+    const { problems, apiCalls } = watch(page);
+    const releaseEntry = await openWithAppHeld(page, '/login?nextUrl=%2Fprofile', 'form');
+    // The loader (a module script, run before DOMContentLoaded) is what notes the key.
+    await page.waitForLoadState('domcontentloaded');
+    await page.getByLabel('Email').fill(account.email);
+    await page.getByLabel('Password', { exact: true }).fill(account.password);
+    await page.getByLabel('Password', { exact: true }).press('Enter');
+    // The sent submit is disabled: the browser sent nothing, and the page stays.
+    expect(apiCalls).toEqual([]);
+    expect(new URL(page.url()).pathname).toBe('/login');
+    releaseEntry();
+
+    await page.waitForURL('**/profile');
+    await page.getByRole('heading', { level: 1, name: 'Profile' }).waitFor();
+    expect(problems).toEqual([]);
+    expect(apiCalls.filter((call) => call === '/api/accounts/LoginByEmail')).toHaveLength(1);
+  });
+
   /** The session cookie (`name=value`) of a customer signed in through the API. */
   async function sessionCookie(email: string, password: string): Promise<string> {
     const response = await fetch(`${browser.baseUrl}/api/accounts/LoginByEmail`, {

@@ -42,6 +42,15 @@ function afterFirstPaint(callback: () => void): void {
   observer.observe({ type: 'paint', buffered: true });
 }
 
+// Enter in a sent form before the app has taken it over meets its disabled submit, and the
+// browser sends nothing: noted here (a data attribute: this script shares no module with the
+// app), the sign-in form sends what was typed once it is hydrated (login-form.tsx).
+document.addEventListener('keydown', (event) => {
+  const form = event.key === 'Enter' && event.target instanceof HTMLInputElement ? event.target.form : null;
+  if (form && !form.querySelector('button[type="submit"]:enabled'))
+    document.documentElement.dataset.enterBeforeStart = '';
+});
+
 // A hidden tab paints nothing until it is shown: no reason to wait there. Nor longer than a
 // moment in a browser that reports no paint.
 const isRendered = Boolean(document.getElementById('root')?.firstElementChild);

@@ -31,11 +31,29 @@ export function LoginForm() {
   const isBlank = !values.email || !values.password;
   const invalid = wasSubmitted ? invalidFields(values) : { email: false, password: false };
 
+  const send = (sent: EmailCredentials) => {
+    setSubmitted(true);
+    const refused = invalidFields(sent);
+    if (refused.email) return emailRef.current?.focus();
+    if (refused.password) return passwordRef.current?.focus();
+    const accepted = { email: sent.email.trim(), password: sent.password };
+    resend.reset();
+    setCredentials(accepted);
+    login.mutate(accepted);
+  };
+
   // The service may have sent this form rendered (ADR 0024): what was typed or autofilled before
-  // the app started is in the inputs, not yet in the state.
+  // the app started is in the inputs, not yet in the state, and Enter pressed meanwhile met a
+  // disabled submit, which the loader noted (after-paint.ts): it is sent now.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, for the form the service sent
   useEffect(() => {
     const early = { email: emailRef.current?.value ?? '', password: passwordRef.current?.value ?? '' };
-    if (early.email || early.password) setValues(early);
+    const root = document.documentElement;
+    const wasEnterPressed = root.dataset.enterBeforeStart !== undefined;
+    delete root.dataset.enterBeforeStart;
+    if (!early.email && !early.password) return;
+    setValues(early);
+    if (wasEnterPressed) send(early);
   }, []);
 
   const change = (field: keyof EmailCredentials) => (event: { target: HTMLInputElement }) =>
@@ -43,14 +61,7 @@ export function LoginForm() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    setSubmitted(true);
-    const refused = invalidFields(values);
-    if (refused.email) return emailRef.current?.focus();
-    if (refused.password) return passwordRef.current?.focus();
-    const accepted = { email: values.email.trim(), password: values.password };
-    resend.reset();
-    setCredentials(accepted);
-    login.mutate(accepted);
+    send(values);
   };
 
   return (
