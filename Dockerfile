@@ -8,16 +8,17 @@ COPY package.json package-lock.json .npmrc ./
 COPY packages/contracts/package.json packages/contracts/
 COPY apps/api/package.json apps/api/
 COPY apps/web/package.json apps/web/
-RUN npm install --no-audit --no-fund
+RUN npm ci
 
 FROM deps AS build
 COPY . .
-RUN npm run build -w apps/web
+# Then only what runs: no bundler, test runner or linter in the image (node_modules 585 → 154 MB).
+RUN npm run build -w apps/web && npm prune --omit=dev
 
 FROM node:20.19-bookworm-slim AS runtime
 ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0
 WORKDIR /app
-COPY --from=deps /app/node_modules node_modules
+COPY --from=build /app/node_modules node_modules
 COPY --from=build /app/package.json /app/tsconfig.base.json ./
 COPY --from=build /app/packages packages
 COPY --from=build /app/apps/api apps/api
