@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 // The schema lives apart so that the catalogue loads without zod (the /login budget, ADR 0020).
 import type { faultSchema } from './fault-schema';
+import { licenceMessages, messages } from './messages';
 
 /**
  * ExceptionType values (API contract: 30 is fixed, the rest are ours).
@@ -71,7 +72,7 @@ export const faults = {
     type: B,
     message: "We don't recognize this user. Please check your email address and password.",
   },
-  UserPasswordChangeOldPasswordInvalid: { status: 400, type: B, message: 'Old password is not correct.' },
+  UserPasswordChangeOldPasswordInvalid: { status: 400, type: B, message: messages.oldPasswordIncorrect },
   /** Ending the other sessions: the password given to confirm it is wrong (ASVS 7.5.2). */
   ReauthenticationPasswordInvalid: { status: 400, type: B, message: 'Password is not correct.' },
   /** Ending the other sessions from an account without a password, signed in too long ago. */
@@ -86,8 +87,8 @@ export const faults = {
     type: B,
     message: 'A password is already set for this account. Use change password instead.',
   },
-  UserEmailInvalid: { status: 400, type: ExceptionType.Input, message: 'Email address is not in a correct format.' },
-  UserPasswordInvalid: { status: 400, type: ExceptionType.Input, message: 'Password is shorter than 8 symbols.' },
+  UserEmailInvalid: { status: 400, type: ExceptionType.Input, message: messages.emailFormat },
+  UserPasswordInvalid: { status: 400, type: ExceptionType.Input, message: messages.passwordTooShort },
   UserEmailUnchanged: { status: 400, type: B, message: 'This is already your email address.' },
   SocialLoginProviderNotConfigured: { status: 400, type: B, message: 'This sign-in provider is not available.' },
   SocialLoginTokenInvalid: { status: 401, type: B, message: 'The sign-in with the provider could not be verified.' },
@@ -165,11 +166,7 @@ export const faults = {
     type: B,
     message: 'Upgrade code is not valid. Please check if you have entered the code correctly.',
   },
-  UpgradeCodeIncompatibility: {
-    status: 409,
-    type: B,
-    message: 'This upgrade code cannot be used with your current license',
-  },
+  UpgradeCodeIncompatibility: { status: 409, type: B, message: licenceMessages.upgradeIncompatibleTitle },
 
   // Licences, devices, trials and campaigns (licences feature)
   ProductNotFound: { status: 404, type: B, message: 'Product not found.' },
@@ -328,7 +325,10 @@ export interface SuccessEnvelope<T> {
 export type Envelope<T> = SuccessEnvelope<T> | FailureEnvelope;
 
 // ── Account review (account-and-sign-in §8): faults whose message links to a help article ──
-/** The spec's table gives KeyRevokeOverLimit a "Learn more" link to a support article. */
+/**
+ * The spec's table gives KeyRevokeOverLimit a "Learn more" link to a support article: the same
+ * link in the error banner and under the devices panel's deactivation error.
+ */
 export const FAULT_HELP_LINKS: Partial<Record<FaultName, string>> = {
-  KeyRevokeOverLimit: 'https://support.sonarworks.com/hc/en-us/search?query=license%20deactivation%20limit',
+  KeyRevokeOverLimit: 'https://support.sonarworks.com/hc/en-us/articles/license-deactivation-limit',
 };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FAULT_HELP_LINKS, faultMessage, faults, LOCALLY_HANDLED_FAULTS, SESSION_CLEARING_FAULTS } from './errors';
 import { messages } from './messages';
+import { text } from './ui-text/core';
 
 /** account-and-sign-in §8, the message table, copied word for word from the spec. */
 const SPEC_MESSAGE_TABLE: Record<string, string> = {
@@ -55,7 +56,6 @@ const SPEC_QUOTED_MESSAGES: Partial<Record<keyof typeof messages, string>> = {
   keyRegistered: 'Your activation key has been registered successfully!',
   querySubmitted: 'Your request has been submitted',
   trialActivated: 'Trial activated successfully',
-  pageNotFound: 'Page not found',
   passwordTooShort: 'Password is shorter than 8 symbols.',
   passwordsDoNotMatch: 'Passwords do not match.',
   emailFormat: 'Email address is not in a correct format.',
@@ -106,5 +106,9 @@ describe('the message table of spec §8', () => {
 describe('texts the spec quotes', () => {
   it.each(Object.entries(SPEC_QUOTED_MESSAGES))('%s', (key, message) => {
     expect(messages[key as keyof typeof messages]).toBe(message);
+  });
+
+  it('pageNotFound, the not-found screen (account-and-sign-in §2)', () => {
+    expect(text.pageNotFound).toBe('Page not found');
   });
 });

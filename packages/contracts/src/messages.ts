@@ -43,13 +43,16 @@ export const messages = {
     'An activation key can be used with one account at a time. Please deactivate it in the other account first.',
   licenseRegistrationError: 'License registration error.',
   trialActivated: 'Trial activated successfully',
-  pageNotFound: 'Page not found',
 } as const;
 
 // ── Licenses & Devices (licenses-devices-tokens §2, §8), word for word ──────────
+/** What a device without a name is called (spec §8: '<device name or Device> deactivated successfully.'). */
+const UNNAMED_DEVICE = 'Device';
+
 export const licenceMessages = {
   productListFailed: 'Failed to fetch product list',
-  deviceDeactivated: (deviceName: string) => `${deviceName || 'Device'} deactivated successfully.`,
+  unnamedDevice: UNNAMED_DEVICE,
+  deviceDeactivated: (deviceName: string) => `${deviceName || UNNAMED_DEVICE} deactivated successfully.`,
   licenseRemoved: 'License removed successfully.',
   upgradeSuccessful: 'Upgrade successful!',
   upgradeError: 'Upgrade error.',
@@ -65,6 +68,11 @@ export const licenceMessages = {
   buyTokens: 'Buy tokens',
   buyPerpetualOrTokens: 'Buy Perpetual mode or tokens',
   removePerpetual: 'Remove Perpetual',
+  download: 'Download',
   upgraded: 'Upgraded',
   downloadLicenseFile: 'Download license file',
+  /** The header link of the page (spec §2), also named by the licence mail. */
+  registerNewLicense: 'Register a new license',
+  /** The way back to the page from other screens, the sandbox checkout page and the licence mail. */
+  toProducts: 'Go to Licenses & Devices',
 } as const;

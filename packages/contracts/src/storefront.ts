@@ -54,5 +54,5 @@ export const sandboxCheckoutText = {
   orderConfirmed: (name: string) => `Your order ${name} is confirmed.`,
   licenceOnItsWay: (email: string) =>
     `Your SoundID VoiceAI perpetual license is being added to the SoundID account of ${email}. If there is no account with this address yet, the license key is on its way to it by email.`,
-  toProducts: 'Go to Licenses & Devices',
+  // The way back to Licenses & Devices: licenceMessages.toProducts.
 } as const;

@@ -13,9 +13,11 @@ export const externalLinks = {
 /** Served by the portal itself but not a route of this SPA: a plain link, full page load. */
 export const DOWNLOAD_CENTER_PATH = '/download-center';
 
-/** Help articles the Licenses & Devices page links to (spec §8: Learn more, upgrade popup). */
+/**
+ * Help articles the Licenses & Devices page links to (spec §8: upgrade popup). The deactivation
+ * limit's Learn more is FAULT_HELP_LINKS.KeyRevokeOverLimit (@soundid/contracts).
+ */
 export const licenceHelpLinks = {
-  deactivationLimit: 'https://support.sonarworks.com/hc/en-us/articles/license-deactivation-limit',
   activateDevice: 'https://support.sonarworks.com/hc/en-us/articles/how-to-activate-a-device',
   upgrades: 'https://support.sonarworks.com/hc/en-us/articles/how-to-upgrade-your-license',
   cancelOrder: 'https://support.sonarworks.com/hc/en-us/articles/how-to-cancel-an-order',

@@ -25,7 +25,6 @@ export const titles = {
 } as const;
 
 export const text = {
-  appName: 'My SoundID',
   skipToContent: 'Skip to content',
   loading: 'Loading…',
   close: 'Close',
@@ -38,7 +37,6 @@ export const text = {
   showPassword: 'Show password',
   hidePassword: 'Hide password',
 
-  loginHeading: 'Log in to My SoundID',
   loginButton: 'Log in',
   loginWith: (provider: string) => `Continue with ${provider}`,
   orUseEmail: 'or use your email',
@@ -47,7 +45,6 @@ export const text = {
   signupLink: 'Sign up',
   resendVerificationLink: 'Resend verification link',
 
-  signupHeading: 'Create your SoundID account',
   signupButton: 'Sign up',
   haveAccount: 'Already have an account?',
   loginLink: 'Log in',
@@ -78,8 +75,6 @@ export const text = {
   retry: 'Retry',
   goToDownloads: 'Go to downloads',
 
-  registerNewLicense: 'Register a new license',
-  productsIntro: 'Your licenses and activated devices are listed here.',
   addLicenseHeading: titles.addLicense,
   licenseKey: 'License activation key',
   licenseKeyHint: 'Four groups of 6 letters or digits',

@@ -6,18 +6,13 @@ export const licencesText = {
   activateHeading: licencesTitles.voiceAiActivate,
   loading: 'Loading your licenses and devices…',
   withCode: (message: string, code: number | string) => `${message} (code ${code})`,
-  close: 'Close',
-  cancel: 'Cancel',
-  learnMore: 'Learn more',
   infoLinks: 'Useful links',
   notifications: 'Notices',
-  toProducts: 'Go to Licenses & Devices',
   voiceAiReady: 'Your SoundID VoiceAI license is ready to be activated on this computer.',
   activateVoiceAi: 'Activate SoundID VoiceAI',
 
   voiceAi: {
     perpetualKey: 'Perpetual license key',
-    transactionHistory: 'Transaction history',
     manageDevices: (count: number) => `Manage devices (${count})`,
     removePerpetualQuestion:
       'Remove the Perpetual license from your account? Devices activated with it will be deactivated.',
@@ -43,7 +38,6 @@ export const licencesText = {
     heading: (product: string) => `Devices of ${product}`,
     columns: ['Device name', 'Registered', 'Actions'],
     deactivate: 'Deactivate',
-    unnamedDevice: 'Device',
     deactivateQuestion: (device: string) => `Deactivate ${device}? It will need to be activated again to be used.`,
     deactivateConfirm: 'Yes, deactivate',
     guideLink: 'How to activate a device',
@@ -97,8 +91,6 @@ export const licencesText = {
     open: 'Open SoundID VoiceAI',
     openTrial: 'Start the trial in SoundID VoiceAI',
     attempted: 'If the app did not open, make sure it is installed, then retry.',
-    retry: 'Retry',
-    goToDownloads: 'Go to downloads',
     backToProducts: 'Back to Licenses & Devices',
   },
 } as const;

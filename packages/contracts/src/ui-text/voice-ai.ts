@@ -16,7 +16,6 @@ export const voiceAiBuyText = {
   payAsYouGoHeading: 'Pay-as-you-go',
   bundlesLabel: 'Token packs',
   mostPopular: 'Most popular',
-  buyTokens: 'Buy tokens',
   noBundles: 'Token packs are not available right now. Please try again later.',
   tokenStatusLabel: 'Your tokens',
 } as const;
@@ -72,5 +71,4 @@ export const postCheckoutText = {
   failedText: 'Looks like there was an issue with your payment. Please try again later or contact our support team!',
   unknownTitle: 'Ooops. Something went wrong!',
   unknownText: 'An error occured. Reload this page or contact our support team!',
-  toProducts: 'Go to Licenses & Devices',
 } as const;

@@ -5,6 +5,7 @@ import {
   type Device,
   type LicenceNotification,
   type LicenseKey,
+  licenceMessages,
   maskLicenseKey,
   type ReferenceProduct,
   toDotNetDate,
@@ -145,7 +146,7 @@ export class LicenceList {
     const canTry = trialProduct && !trialLicence?.trialStartedAt && !ownsTrialProduct;
     return {
       ActionButtons: [
-        linkButton('Download', 'Download', DOWNLOAD_CENTER),
+        linkButton(licenceMessages.download, 'Download', DOWNLOAD_CENTER),
         linkButton('Buy SoundID Reference', 'Buy', trialProduct?.storeUrl ?? DOWNLOAD_CENTER),
       ],
       Products: products,
@@ -268,11 +269,11 @@ export class LicenceList {
     const buttons: ActionButton[] = [];
     if (seats.max > 0) buttons.push(this.activateButton(product));
     else if (!licence?.trialStartedAt) buttons.push(this.startTrialButton(product));
-    buttons.push(linkButton('Download', 'Download', DOWNLOAD_CENTER));
+    buttons.push(linkButton(licenceMessages.download, 'Download', DOWNLOAD_CENTER));
     if (perpetual) {
       buttons.push({
         Type: 'Link',
-        ActionText: 'Remove Perpetual',
+        ActionText: licenceMessages.removePerpetual,
         Functionality: 'RemovePerpetual',
         IsEnabled: true,
         ExternalRequest: {

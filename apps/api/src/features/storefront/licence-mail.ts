@@ -1,3 +1,4 @@
+import { licenceMessages } from '@soundid/contracts';
 import { renderMail } from '../../integrations/mail/layout';
 import type { OutgoingMail } from '../../integrations/mail/types';
 import { formatLicenseKey } from '../licences/codes';
@@ -31,11 +32,11 @@ export function licenceMail({ to, orderName, keys, publicUrl, isInAccount }: Lic
       : [
           `Here is your SoundID VoiceAI perpetual license key${plural ? 's' : ''}:`,
           ...keyLines,
-          'To use it, sign up for a SoundID account (or log in) and register the key under Register a new license.',
+          `To use it, sign up for a SoundID account (or log in) and register the key under ${licenceMessages.registerNewLicense}.`,
         ],
     action: isInAccount
-      ? { label: 'Go to Licenses & Devices', link: `${publicUrl}/products` }
-      : { label: 'Register a new license', link: `${publicUrl}/add-license` },
+      ? { label: licenceMessages.toProducts, link: `${publicUrl}/products` }
+      : { label: licenceMessages.registerNewLicense, link: `${publicUrl}/add-license` },
     outro: [
       isInAccount
         ? 'Open SoundID VoiceAI, sign in with this account and activate it on your computer.'

@@ -1,9 +1,9 @@
-import { text } from '@soundid/contracts/ui-text';
+import { PAGE_TITLE_PREFIX } from '@soundid/contracts';
 import { Link } from 'react-router';
 
 export function Logo() {
   return (
-    <Link to="/" className="logo" aria-label={text.appName}>
+    <Link to="/" className="logo" aria-label={PAGE_TITLE_PREFIX}>
       <svg className="logo__mark" viewBox="0 0 32 32" aria-hidden="true" focusable="false">
         <rect width="32" height="32" rx="7" fill="currentColor" />
         <path

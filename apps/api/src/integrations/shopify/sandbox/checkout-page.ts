@@ -1,4 +1,4 @@
-import { faults, formatPrice, sandboxCheckoutText as t } from '@soundid/contracts';
+import { faults, formatPrice, licenceMessages, sandboxCheckoutText as t } from '@soundid/contracts';
 import type { SandboxCartRow, SandboxOrderRow } from '../../../db/storefront-schema';
 import { escapeHtml as e } from '../../mail/layout';
 import { findSandboxVariant } from './catalogue';
@@ -164,7 +164,7 @@ export function renderThankYouPage(options: { order: SandboxOrderRow; productsUr
 <div class="panel">
 <p class="success" role="status">${e(t.orderConfirmed(orderName(order)))}</p>
 <p>${e(t.licenceOnItsWay(order.email))}</p>
-<p><a class="button" href="${e(productsUrl)}">${e(t.toProducts)}</a></p>
+<p><a class="button" href="${e(productsUrl)}">${e(licenceMessages.toProducts)}</a></p>
 </div>
 </div>
 ${summary(lines, order.currency)}`,

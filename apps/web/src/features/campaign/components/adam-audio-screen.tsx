@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { messages, SERIAL_MAX_LENGTH, serialSchema } from '@soundid/contracts';
-import { licencesText, text, titles } from '@soundid/contracts/ui-text';
+import { licenceMessages, messages, SERIAL_MAX_LENGTH, serialSchema } from '@soundid/contracts';
+import { text, titles } from '@soundid/contracts/ui-text';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { z } from 'zod';
@@ -26,7 +26,7 @@ export function AdamAudioScreen() {
           <>
             <FormMessage tone="success">{messages.trialClaimed}</FormMessage>
             <p className="card__links">
-              <Link to="/products">{licencesText.toProducts}</Link>
+              <Link to="/products">{licenceMessages.toProducts}</Link>
             </p>
           </>
         ) : (

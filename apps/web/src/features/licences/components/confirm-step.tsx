@@ -1,4 +1,4 @@
-import { licencesText } from '@soundid/contracts/ui-text';
+import { text } from '@soundid/contracts/ui-text';
 import { useEffect, useRef } from 'react';
 import { Button } from '../../../components/button';
 
@@ -30,7 +30,7 @@ export function ConfirmStep({
           {confirmLabel}
         </Button>
         <Button variant="secondary" className="button--small" disabled={isBusy} onClick={onCancel}>
-          {licencesText.cancel}
+          {text.cancel}
         </Button>
       </div>
     </fieldset>

@@ -1,5 +1,5 @@
-import { type Device, formatDeviceDate, licenceMessages } from '@soundid/contracts';
-import { licencesText } from '@soundid/contracts/ui-text';
+import { type Device, FAULT_HELP_LINKS, formatDeviceDate, licenceMessages } from '@soundid/contracts';
+import { text as coreText, licencesText } from '@soundid/contracts/ui-text';
 import { useState } from 'react';
 import { Button } from '../../../components/button';
 import { FormMessage } from '../../../components/form-message';
@@ -76,13 +76,13 @@ export function DevicesPanel({
               {devices.map((device) => (
                 <tr key={device.DeviceId}>
                   <th scope="row" className="licence-table__name">
-                    {device.Name || text.unnamedDevice}
+                    {device.Name || licenceMessages.unnamedDevice}
                   </th>
                   <td>{formatDeviceDate(device.TimeActivated)}</td>
                   <td className="licence-table__actions">
                     {asked?.DeviceId === device.DeviceId ? (
                       <ConfirmStep
-                        question={text.deactivateQuestion(device.Name || text.unnamedDevice)}
+                        question={text.deactivateQuestion(device.Name || licenceMessages.unnamedDevice)}
                         confirmLabel={text.deactivateConfirm}
                         isBusy={deactivation.isPending}
                         onConfirm={() => deactivate(device)}
@@ -97,7 +97,7 @@ export function DevicesPanel({
                           variant="secondary"
                           className="button--small"
                           disabled={!device.ActionButtons[0].IsEnabled || deactivation.isPending}
-                          aria-label={`${text.deactivate} ${device.Name || text.unnamedDevice}`}
+                          aria-label={`${text.deactivate} ${device.Name || licenceMessages.unnamedDevice}`}
                           onClick={() => {
                             deactivation.reset();
                             setAskedId(device.DeviceId);
@@ -120,11 +120,11 @@ export function DevicesPanel({
 
 /** KeyRevokeOverLimit has its Learn more link; other faults show their message. */
 function DeactivationError({ error }: { error: Error }) {
-  if (isFault(error, 'KeyRevokeOverLimit')) {
+  const helpLink = FAULT_HELP_LINKS.KeyRevokeOverLimit;
+  if (helpLink && isFault(error, 'KeyRevokeOverLimit')) {
     return (
       <FormMessage tone="error">
-        {error.message}{' '}
-        <ExternalAwareLink href={licenceHelpLinks.deactivationLimit}>{licencesText.learnMore}</ExternalAwareLink>
+        {error.message} <ExternalAwareLink href={helpLink}>{coreText.learnMore}</ExternalAwareLink>
       </FormMessage>
     );
   }

@@ -1,5 +1,5 @@
 import { faultMessage, licenceMessages, SWINFO_MAX_LENGTH } from '@soundid/contracts';
-import { licencesText } from '@soundid/contracts/ui-text';
+import { text as coreText, licencesText } from '@soundid/contracts/ui-text';
 import { type FormEvent, useId, useRef, useState } from 'react';
 import { Button } from '../../../components/button';
 import { FormMessage } from '../../../components/form-message';
@@ -79,7 +79,7 @@ export function OfflineActivationPanel({ id, onClose }: { id: string; onClose: (
             {licenceMessages.downloadLicenseFile}
           </Button>
           <Button variant="secondary" onClick={onClose}>
-            {licencesText.cancel}
+            {coreText.cancel}
           </Button>
         </div>
       </form>

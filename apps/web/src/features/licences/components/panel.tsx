@@ -1,4 +1,4 @@
-import { licencesText } from '@soundid/contracts/ui-text';
+import { text } from '@soundid/contracts/ui-text';
 import { type ReactNode, useEffect, useRef } from 'react';
 
 /**
@@ -25,7 +25,7 @@ export function Panel({
         <h3 id={`${id}-heading`} ref={headingRef} tabIndex={-1} className="licence-panel__heading">
           {heading}
         </h3>
-        <button type="button" className="licence-panel__close" aria-label={licencesText.close} onClick={onClose}>
+        <button type="button" className="licence-panel__close" aria-label={text.close} onClick={onClose}>
           <span aria-hidden="true">×</span>
         </button>
       </header>

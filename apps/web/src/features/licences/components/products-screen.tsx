@@ -1,5 +1,5 @@
 import { licenceMessages } from '@soundid/contracts';
-import { licencesText, text, titles } from '@soundid/contracts/ui-text';
+import { licencesText, titles } from '@soundid/contracts/ui-text';
 import { Link, useLocation } from 'react-router';
 import { FormMessage } from '../../../components/form-message';
 import { Page } from '../../../components/page';
@@ -22,7 +22,7 @@ export function ProductsScreen() {
       width="wide"
       actions={
         <Link className="button button--primary" to="/add-license">
-          {text.registerNewLicense}
+          {licenceMessages.registerNewLicense}
         </Link>
       }
     >

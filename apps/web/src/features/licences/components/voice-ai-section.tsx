@@ -1,5 +1,5 @@
 import { type ActionButton, findActivationButton, licenceMessages, type VoiceAiProducts } from '@soundid/contracts';
-import { licencesText } from '@soundid/contracts/ui-text';
+import { historyText, licencesText } from '@soundid/contracts/ui-text';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../../components/button';
@@ -76,7 +76,7 @@ export function VoiceAiSection({
             {status.OfflineLicenseKey ? licenceMessages.buyTokens : licenceMessages.buyPerpetualOrTokens}
           </Link>
           <Link className="button button--link" to={HISTORY_PAGE}>
-            {text.transactionHistory}
+            {historyText.heading}
           </Link>
         </div>
         <div className="licence-card__toggles">

@@ -1,3 +1,4 @@
+import { licenceMessages } from '@soundid/contracts';
 import { postCheckoutText } from '@soundid/contracts/ui-text';
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -44,7 +45,7 @@ export function PostCheckoutScreen() {
   }
   const back = (
     <p>
-      <Link to="/products">{t.toProducts}</Link>
+      <Link to="/products">{licenceMessages.toProducts}</Link>
     </p>
   );
   if (outcome.status === 'failed') {

@@ -1,4 +1,4 @@
-import { type TokenBundle, tokenFootnotes, type VoiceAiProductList } from '@soundid/contracts';
+import { licenceMessages, type TokenBundle, tokenFootnotes, type VoiceAiProductList } from '@soundid/contracts';
 import { voiceAiBuyText } from '@soundid/contracts/ui-text';
 import { Button } from '../../../components/button';
 import { bundleView } from '../token-bundle';
@@ -47,7 +47,7 @@ export function TokenPacks({
                   isBusy={preparingPriceId === view.priceId}
                   aria-describedby={headingId}
                 >
-                  {voiceAiBuyText.buyTokens}
+                  {licenceMessages.buyTokens}
                 </Button>
               </li>
             );

@@ -1,5 +1,5 @@
 import { isActivationTypeName } from '@soundid/contracts';
-import { licencesText } from '@soundid/contracts/ui-text';
+import { text as coreText, licencesText } from '@soundid/contracts/ui-text';
 import { useState } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router';
 import { Button } from '../../../components/button';
@@ -43,9 +43,9 @@ export function VoiceAiActivateScreen() {
           </p>
         )}
         <div className="form__actions">
-          <Button onClick={open}>{isAttempted ? text.retry : isTrial ? text.openTrial : text.open}</Button>
+          <Button onClick={open}>{isAttempted ? coreText.retry : isTrial ? text.openTrial : text.open}</Button>
           <a className="button button--secondary" href={DOWNLOAD_CENTER_PATH}>
-            {text.goToDownloads}
+            {coreText.goToDownloads}
           </a>
         </div>
         <p className="card__links">
