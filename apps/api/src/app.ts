@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
+import { redactUrl } from '@soundid/contracts';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config, RedirectTarget } from './config';
@@ -21,6 +22,7 @@ import { appRoutes } from './features/apps/routes';
 import { licenceRoutes } from './features/licences/routes';
 import { devMailboxRoutes } from './features/mail/dev-mailbox-routes';
 import { createMailer, type Mailer } from './features/mail/mailer';
+import { clientReportRoutes } from './features/meta/client-reports';
 import { metaRoutes } from './features/meta/routes';
 // Storefront: perpetual licence purchase (Shopify or the sandbox storefront)
 import { storefrontRoutes } from './features/storefront/routes';
@@ -31,7 +33,6 @@ import { createSmtpTransport } from './integrations/mail/smtp-transport';
 import type { MailTransport } from './integrations/mail/types';
 import { createSocialVerifier } from './integrations/social';
 import { type Clock, type Random, systemClock, systemRandom } from './lib/clock';
-import { redactUrl } from './lib/redact';
 import { answerFrameworkError, registerErrorHandling } from './plugins/errors';
 import { registerJsonBody } from './plugins/json-body';
 import { registerOpenApi } from './plugins/openapi';
@@ -48,6 +49,8 @@ export interface AppOptions {
   mailTransport?: MailTransport;
   socialVerifier?: SocialVerifier;
   logger?: boolean;
+  /** Where the log goes instead of stdout (tests read what was logged). */
+  logStream?: { write(line: string): void };
 }
 
 export interface AppDeps {
@@ -108,6 +111,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
             serializers: {
               req: (req) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }),
             },
+            ...(options.logStream ? { stream: options.logStream } : {}),
           },
   });
   app.setValidatorCompiler(validatorCompiler);
@@ -180,6 +184,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await registerOpenApi(app);
   await app.register(metaRoutes);
+  await app.register(clientReportRoutes);
   await app.register(accountRoutes);
   await app.register(appRoutes);
   await app.register(adminRoutes);

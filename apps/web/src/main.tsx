@@ -6,8 +6,12 @@ import { takeStartupQuery } from './app/startup-query';
 import { readBootData } from './config/boot-data';
 import { fetchPublicConfig, withFallbacks } from './config/public-config';
 import { loadSession } from './features/auth/api/login-by-token';
+import { startErrorReports } from './lib/error-reports';
 import { setAnonymous, setSignedInUser } from './lib/session';
 import './styles/global.css';
+
+// First, so that what goes wrong from here on is reported (a sample of it, ADR 0026).
+startErrorReports();
 
 const { sessionToken, cleanedUrl } = takeStartupQuery(new URL(window.location.href));
 if (cleanedUrl) window.history.replaceState(window.history.state, '', cleanedUrl);

@@ -10,6 +10,7 @@ import { Shell } from './shell/shell';
 import { SupportChat } from './shell/support-chat';
 import { useGuardRedirect } from './use-guard-redirect';
 import { usePageTitle } from './use-page-title';
+import { usePageTracking } from './use-page-tracking';
 
 /** The matched screen inside the layout its routes' handles ask for. */
 export function AppRoutes() {
@@ -26,8 +27,10 @@ export function AppRoutes() {
 
 /** Guards, page title, navigation effects, and the shell around the screen. */
 function AppLayout({ route, target, children }: { route: MergedHandle; target?: string; children: ReactNode }) {
-  usePageTitle(route.titles);
+  const title = usePageTitle(route.titles);
   const decision = useGuardRedirect(route.access, route.kind, target);
+  // A page the guards send the visitor away from is not a page view.
+  usePageTracking(!route.untracked && !decision, title);
   const screen = (
     <>
       <NavigationEffects kind={route.kind} />

@@ -14,6 +14,8 @@ export interface RouteHandle {
   /** Header and footer hidden: the waiting overlay screens. */
   hideShell?: boolean;
   hideSupportChat?: boolean;
+  /** No page view or scroll depth in the analytics data layer (spec §2: loading, not-found). */
+  untracked?: boolean;
 }
 
 export const anonymousOnly: Partial<RouteAccess> = { allowAnonymousUser: true, allowAuthenticatedUser: false };
@@ -34,6 +36,7 @@ export function mergeHandles(handles: readonly unknown[]): MergedHandle {
     if (handle.kind) merged.kind = handle.kind;
     if (handle.hideShell) merged.hideShell = true;
     if (handle.hideSupportChat) merged.hideSupportChat = true;
+    if (handle.untracked) merged.untracked = true;
   }
   return merged;
 }

@@ -37,11 +37,11 @@ export const appRoutes: RouteObject[] = [
   {
     path: 'loading',
     element: <WaitingOverlay />,
-    handle: handle({ title: titles.loading, access: everyone, kind: 'loading', hideShell: true }),
+    handle: handle({ title: titles.loading, access: everyone, kind: 'loading', hideShell: true, untracked: true }),
   },
   {
     path: '*',
-    handle: handle({ title: titles.notFound, access: everyone }),
+    handle: handle({ title: titles.notFound, access: everyone, untracked: true }),
     element: lazyScreen(() => import('./not-found-screen'), 'NotFoundScreen'),
   },
   {

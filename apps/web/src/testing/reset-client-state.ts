@@ -9,6 +9,7 @@ export function resetClientState(): void {
   apiErrorsStore.set([]);
   clearAllNotifications();
   navigationMemoryStore.set({ redirectAfterLogin: false, savedRedirectPath: null });
+  delete window.dataLayer;
   localStorage.clear();
   sessionStorage.clear();
   for (const cookie of document.cookie.split(';')) {
