@@ -43,12 +43,14 @@ function afterFirstPaint(callback: () => void): void {
 }
 
 // Enter in a sent form before the app has taken it over meets its disabled submit, and the
-// browser sends nothing: noted here (a data attribute: this script shares no module with the
-// app), the sign-in form sends what was typed once it is hydrated (login-form.tsx).
+// browser sends nothing: noted on the form element itself (a property, not an attribute, which
+// hydration would find extra), the sign-in form sends what was typed once hydrated
+// (login-form.tsx). A form React draws later is a new element: no note outlives its form.
 document.addEventListener('keydown', (event) => {
   const form = event.key === 'Enter' && event.target instanceof HTMLInputElement ? event.target.form : null;
-  if (form && !form.querySelector('button[type="submit"]:enabled'))
-    document.documentElement.dataset.enterBeforeStart = '';
+  if (form && !form.querySelector('button[type="submit"]:enabled')) {
+    (form as HTMLFormElement & { enterBeforeStart?: boolean }).enterBeforeStart = true;
+  }
 });
 
 // A hidden tab paints nothing until it is shown: no reason to wait there. Nor longer than a

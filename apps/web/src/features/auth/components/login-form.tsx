@@ -25,6 +25,7 @@ export function LoginForm() {
   const [wasSubmitted, setSubmitted] = useState(false);
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
   const login = useLoginByEmail();
   const resend = useResendVerificationEmail();
   const [credentials, setCredentials] = useState<EmailCredentials>();
@@ -44,13 +45,13 @@ export function LoginForm() {
 
   // The service may have sent this form rendered (ADR 0024): what was typed or autofilled before
   // the app started is in the inputs, not yet in the state, and Enter pressed meanwhile met a
-  // disabled submit, which the loader noted (after-paint.ts): it is sent now.
+  // disabled submit, which the loader noted on the form (after-paint.ts): it is sent now.
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, for the form the service sent
   useEffect(() => {
     const early = { email: emailRef.current?.value ?? '', password: passwordRef.current?.value ?? '' };
-    const root = document.documentElement;
-    const wasEnterPressed = root.dataset.enterBeforeStart !== undefined;
-    delete root.dataset.enterBeforeStart;
+    const form = formRef.current as (HTMLFormElement & { enterBeforeStart?: boolean }) | null;
+    const wasEnterPressed = form?.enterBeforeStart === true;
+    if (form) delete form.enterBeforeStart;
     if (!early.email && !early.password) return;
     setValues(early);
     if (wasEnterPressed) send(early);
@@ -67,7 +68,7 @@ export function LoginForm() {
   return (
     // POST: a form submitted before the app runs (a password manager's auto-submit) must not put
     // the password in the address; the service answers it with a 404 Fault (ADR 0024).
-    <form className="form" method="post" onSubmit={submit} noValidate>
+    <form className="form" method="post" onSubmit={submit} noValidate ref={formRef}>
       <TextField
         label={text.email}
         type="email"
