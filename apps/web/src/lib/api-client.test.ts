@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fault, mockApi, ok, signedIn, testUser } from '../testing/mock-api';
+import { fault, inSequence, mockApi, ok, signedIn, testUser } from '../testing/mock-api';
 import { setTestCookie } from '../testing/reset-client-state';
 import { apiGet, apiPost, postAccountCall } from './api-client';
 import { ApiError, apiErrorsStore } from './api-errors';
@@ -58,6 +58,27 @@ describe('api-client', () => {
     expect(apiErrorsStore.get().map((e) => e.fault.ExceptionName)).toEqual([
       'EmailChangeEmailAlreadyUsedByAnotherUser',
     ]);
+  });
+
+  it("takes down a call's banner errors when that call next succeeds, and only those", async () => {
+    mockApi({
+      ChangeEmail: inSequence(fault('EmailChangeEmailAlreadyUsedByAnotherUser'), ok()),
+      UpdateUserDetails: fault('ServiceUnavailable', { ExceptionCode: 503 }),
+    });
+    await postAccountCall('ChangeEmail', { newEmail: 'taken@example.com' }).catch(() => undefined);
+    await postAccountCall('UpdateUserDetails', {
+      addressLine1: '1 Main St',
+      city: 'Riga',
+      state: '',
+      postalCode: 'LV-1010',
+      country: 'LV',
+    }).catch(() => undefined);
+    expect(apiErrorsStore.get().map((e) => e.fault.ExceptionName)).toEqual([
+      'EmailChangeEmailAlreadyUsedByAnotherUser',
+      'ServiceUnavailable',
+    ]);
+    await postAccountCall('ChangeEmail', { newEmail: 'free@example.com' });
+    expect(apiErrorsStore.get().map((e) => e.fault.ExceptionName)).toEqual(['ServiceUnavailable']);
   });
 
   it('treats Success:false as an error even with HTTP 200, and an answer without Success:true too', async () => {

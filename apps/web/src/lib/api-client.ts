@@ -13,7 +13,7 @@ import {
   SOFTWARE_HEADER,
   TRACKING_COOKIE,
 } from '../config/client';
-import { ApiError, isLocallyHandledFault, showApiError } from './api-errors';
+import { ApiError, clearApiErrorsOf, isLocallyHandledFault, showApiError } from './api-errors';
 import { reloadPage } from './browser-location';
 import { readCookie } from './cookies';
 import { loadSavedHeaders } from './saved-headers';
@@ -87,15 +87,16 @@ async function send<T>(
       ...(method === 'POST' ? { body: JSON.stringify(body ?? {}) } : {}),
     });
   } catch {
-    throw fail(madeUpFault('Network Error', 0), 0, silent);
+    throw fail(madeUpFault('Network Error', 0), 0, silent, path);
   }
 
   const envelope = await readEnvelope(response);
   if (envelope?.Success === true) {
+    clearApiErrorsOf(path);
     return { Result: envelope.Result as T, ...(typeof envelope.Token === 'string' ? { Token: envelope.Token } : {}) };
   }
   const fault = envelope && isFaultBody(envelope.Fault) ? envelope.Fault : madeUpFault('Unknown', response.status);
-  throw fail(fault, response.status, silent);
+  throw fail(fault, response.status, silent, path);
 }
 
 interface RawEnvelope {
@@ -143,13 +144,13 @@ function isSessionFault(fault: FaultBody): boolean {
  * screen; while the user is still unknown or anonymous there is nothing to reload (and a
  * reload would loop on the start-up LoginByToken call).
  */
-function fail(fault: FaultBody, status: number, silent: boolean): ApiError {
+function fail(fault: FaultBody, status: number, silent: boolean, path: string): ApiError {
   if (isSessionFault(fault)) {
     const wasSignedIn = isSignedIn();
     setAnonymous();
     if (wasSignedIn) reloadPage();
   } else if (!silent && !isLocallyHandledFault(fault.ExceptionName)) {
-    showApiError(fault);
+    showApiError(fault, path);
   }
   return new ApiError(
     {

@@ -36,6 +36,8 @@ export function isLocallyHandledFault(name: string): boolean {
 export interface BannerError {
   id: number;
   fault: FaultBody;
+  /** The call that failed: its next success takes the error down. */
+  path?: string;
 }
 
 /** The danger banner of the generic handler (spec §8). */
@@ -46,11 +48,19 @@ export function useApiErrors(): readonly BannerError[] {
   return useStore(apiErrorsStore);
 }
 
-export function showApiError(fault: FaultBody): void {
+export function showApiError(fault: FaultBody, path?: string): void {
   apiErrorsStore.set((list) => {
     const others = list.filter((e) => e.fault.ExceptionName !== fault.ExceptionName);
-    return [...others, { id: nextId++, fault }];
+    return [...others, { id: nextId++, fault, ...(path ? { path } : {}) }];
   });
+}
+
+/**
+ * A call that now succeeds takes down the errors it raised before (a wrong upgrade code, then
+ * the right one): the banner never contradicts the success notice beside it.
+ */
+export function clearApiErrorsOf(path: string): void {
+  apiErrorsStore.set((list) => (list.some((e) => e.path === path) ? list.filter((e) => e.path !== path) : list));
 }
 
 export function dismissApiError(id: number): void {

@@ -81,7 +81,7 @@ export async function seedDemoData(deps: {
     'Demo customer (not in production):',
     `  e-mail ${DEMO_EMAIL}   password ${password}`,
     '  owns SoundID Reference (2 devices), Reference 4 Headphone, SoundID VoiceAI perpetual (1 device), Pop Vocals Pack',
-    `  try RegisterKey with ${spare.referenceHeadphonesKey} (reference) or ${spare.choirPackKey} (expansion pack)`,
+    `  try RegisterKey with ${spare.referenceHeadphonesKey} (SoundID Reference for Headphones, a new product card) or ${spare.choirPackKey} (expansion pack)`,
     `  try UpgradeKey on the Reference 4 Headphone licence with code ${spare.upgradeCode}`,
     `  try the ADAM Audio trial with serial ${serials[0]}`,
     `  (${keyCount?.n ?? 0} keys in the catalogue database; more with npm run admin -- issue-keys)`,

@@ -3,7 +3,17 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { closeAfterLinkChoice } from './hover-menu';
 import { AccountLinks, CompanyLinks, PrimaryLinks, SupportLinks } from './nav-links';
 
-/** The small-screen menu. While open, the page behind it does not scroll (spec §1). */
+/** Where the menu button shows (global.css, `@media (max-width: 56rem)`). */
+const SMALL_SCREEN = '(max-width: 56rem)';
+
+/** The page behind the open menu: out of the keyboard's reach, so Tab stays in the header. */
+const BEHIND_THE_MENU = '.shell__main, .footer, .skip-link';
+
+/**
+ * The small-screen menu. While open, the page behind it does not scroll (spec §1) and cannot be
+ * reached with Tab; a screen that grows past the small-screen width closes it (its button is
+ * gone there, and the scroll lock with it).
+ */
 export function MobileMenu({ email, isSignedIn }: { email: string | undefined; isSignedIn: boolean }) {
   const [isOpen, setOpen] = useState(false);
   const panelId = useId();
@@ -11,15 +21,24 @@ export function MobileMenu({ email, isSignedIn }: { email: string | undefined; i
   useEffect(() => {
     if (!isOpen) return;
     document.body.classList.add('is-scroll-locked');
+    const behind = [...document.querySelectorAll<HTMLElement>(BEHIND_THE_MENU)];
+    for (const element of behind) element.inert = true;
     const closeOnEscape = (event: KeyboardEvent) => {
       if (event.key !== 'Escape') return;
       setOpen(false);
       buttonRef.current?.focus();
     };
     document.addEventListener('keydown', closeOnEscape);
+    const smallScreen = window.matchMedia?.(SMALL_SCREEN);
+    const closeOnWideScreen = () => {
+      if (!smallScreen?.matches) setOpen(false);
+    };
+    smallScreen?.addEventListener('change', closeOnWideScreen);
     return () => {
       document.body.classList.remove('is-scroll-locked');
+      for (const element of behind) element.inert = false;
       document.removeEventListener('keydown', closeOnEscape);
+      smallScreen?.removeEventListener('change', closeOnWideScreen);
     };
   }, [isOpen]);
 

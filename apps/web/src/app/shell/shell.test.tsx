@@ -36,6 +36,41 @@ describe('shell', () => {
     expect(screen.getByRole('button', { name: 'Open menu' })).toHaveFocus();
   });
 
+  it('keeps the page behind the open mobile menu out of reach of the keyboard', async () => {
+    const { user } = renderApp('/profile', { user: testUser });
+    const main = document.querySelector<HTMLElement>('.shell__main') as HTMLElement;
+    const footer = document.querySelector<HTMLElement>('.footer') as HTMLElement;
+    await user.click(await screen.findByRole('button', { name: 'Open menu' }));
+    expect(main.inert).toBe(true);
+    expect(footer.inert).toBe(true);
+    await user.click(screen.getByRole('button', { name: 'Close menu' }));
+    expect(main.inert).toBe(false);
+    expect(footer.inert).toBe(false);
+  });
+
+  it('closes the mobile menu, and unlocks scrolling, when the screen grows past the small-screen width', async () => {
+    const listeners: (() => void)[] = [];
+    const query = {
+      matches: true,
+      addEventListener: (_: string, f: () => void) => listeners.push(f),
+      removeEventListener: () => {},
+    };
+    vi.stubGlobal('matchMedia', () => query);
+    try {
+      const { user } = renderApp('/profile', { user: testUser });
+      await user.click(await screen.findByRole('button', { name: 'Open menu' }));
+      expect(document.body).toHaveClass('is-scroll-locked');
+      query.matches = false;
+      act(() => {
+        for (const listener of listeners) listener();
+      });
+      expect(document.body).not.toHaveClass('is-scroll-locked');
+      expect(screen.getByRole('button', { name: 'Open menu' })).toHaveAttribute('aria-expanded', 'false');
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it('loads the support chat only when configured, and hides it where the route says so', () => {
     const renderChat = (isVisible: boolean, url?: string) => (
       <PublicConfigContext value={{ ...FALLBACK_CONFIG, SupportChatScriptUrl: url }}>

@@ -42,9 +42,14 @@ export function usePanels(): Panels {
   const [openId, setOpenId] = useState('');
   // Read once drawn: the service renders the page without the hash, which browsers keep to
   // themselves, and the app's first render must be the one it sent (ADR 0024).
+  // Later the hash changes by the visitor's hand (a link pasted on the page, Back over a hash the
+  // visitor typed) open what it names; the page's own replaceState writes fire no hashchange.
   useLayoutEffect(() => {
     const id = readHash();
     if (id) setOpenId(id);
+    const follow = () => setOpenId(readHash());
+    window.addEventListener('hashchange', follow);
+    return () => window.removeEventListener('hashchange', follow);
   }, []);
   const show = useCallback((id: string) => {
     setOpenId(id);

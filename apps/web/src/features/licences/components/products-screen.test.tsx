@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import * as browserLocation from '../../../lib/browser-location';
 import { notificationsStore } from '../../../lib/notifications';
@@ -204,6 +204,23 @@ describe('panels', () => {
     await openProducts('/products#remove-Reference4Headphone');
     const panel = await screen.findByRole('region', { name: 'Remove Reference 4 Headphone Edition' });
     expect(within(panel).getByRole('heading', { name: 'Remove Reference 4 Headphone Edition' })).toHaveFocus();
+  });
+
+  it('follows the hash when it changes on the page (a link pasted, Back over a typed hash)', async () => {
+    mockApi({ [LIST_PATH]: ok(licenceList()) });
+    await openProducts();
+    act(() => {
+      window.history.pushState(null, '', '/products#devices-SoundIDReference');
+      window.dispatchEvent(new HashChangeEvent('hashchange'));
+    });
+    expect(
+      await screen.findByRole('region', { name: 'Devices of SoundID Reference for Speakers & Headphones' }),
+    ).toBeVisible();
+    act(() => {
+      window.history.pushState(null, '', '/products');
+      window.dispatchEvent(new HashChangeEvent('hashchange'));
+    });
+    await waitFor(() => expect(screen.queryByRole('region', { name: /^Devices of/ })).toBeNull());
   });
 });
 
