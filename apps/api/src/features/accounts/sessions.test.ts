@@ -26,10 +26,13 @@ describe('active sessions', () => {
   it('lists the live sessions, marks the current one, and ends the others (ASVS 7.5.2)', async () => {
     await signUpVerified(t, 'multi@example.com');
     const laptop = await login('multi@example.com');
+    t.clock.advanceMinutes(1);
     const app = await login('multi@example.com', true, 'SoundID Reference/5.2 (Windows)');
     const list = (await t.call('/api/accounts/GetSessions', {}, laptop)).json().Result;
     expect(list).toHaveLength(3);
     expect(list.filter((s: { Current: boolean }) => s.Current)).toHaveLength(1);
+    // The one asking comes first, although the app's session was used last.
+    expect(list[0].Current).toBe(true);
     expect(list.map((s: { Device: string }) => s.Device)).toEqual(
       expect.arrayContaining(['Chrome on macOS', 'SoundID Reference/5.2 (Windows)']),
     );

@@ -195,7 +195,7 @@ export class SessionService {
     return payload;
   }
 
-  /** The customer's live sessions, most recently used first. */
+  /** The customer's live sessions: the one asking first, then the most recently used. */
   async listActive(userId: string, currentSessionId: string): Promise<ActiveSession[]> {
     const now = this.clock.now();
     const rows = await this.db
@@ -205,6 +205,8 @@ export class SessionService {
       .orderBy(desc(sessions.lastSeenAt));
     return rows
       .filter((row) => now.getTime() - row.lastSeenAt.getTime() <= idleLimitMs(row.keepMeSignedIn))
+      // Its last use is recorded every few minutes only: another session may read as more recent.
+      .sort((a, b) => Number(b.id === currentSessionId) - Number(a.id === currentSessionId))
       .map((row) => ({
         Id: row.id,
         Device: describeDevice(row.userAgent),
