@@ -4,7 +4,7 @@ import { type ReactNode, useEffect, useRef } from 'react';
 /**
  * A panel of the page (devices, upgrade, removal, offline activation), opened by a toggle that
  * points at its id. Focus moves to its heading when it opens, which also scrolls it into view
- * when a reload reopens it from the URL hash.
+ * when a reload reopens it from the URL hash. Escape or the close button closes it.
  */
 export function Panel({
   id,
@@ -19,13 +19,30 @@ export function Panel({
 }) {
   const headingRef = useRef<HTMLHeadingElement>(null);
   useEffect(() => headingRef.current?.focus(), []);
+  // Closing hands the focus back to the toggle that opened the panel, as a menu's Escape does.
+  const close = () => {
+    const toggle = [...document.querySelectorAll<HTMLElement>('[aria-controls]')].find(
+      (element) => element.getAttribute('aria-controls') === id,
+    );
+    onClose();
+    toggle?.focus();
+  };
   return (
-    <section id={id} className="licence-panel" aria-labelledby={`${id}-heading`}>
+    <section
+      id={id}
+      className="licence-panel"
+      aria-labelledby={`${id}-heading`}
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape' || event.defaultPrevented) return;
+        event.preventDefault();
+        close();
+      }}
+    >
       <header className="licence-panel__header">
         <h3 id={`${id}-heading`} ref={headingRef} tabIndex={-1} className="licence-panel__heading">
           {heading}
         </h3>
-        <button type="button" className="licence-panel__close" aria-label={text.close} onClick={onClose}>
+        <button type="button" className="licence-panel__close" aria-label={text.close} onClick={close}>
           <span aria-hidden="true">×</span>
         </button>
       </header>

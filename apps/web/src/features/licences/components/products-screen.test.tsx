@@ -206,6 +206,20 @@ describe('panels', () => {
     expect(within(panel).getByRole('heading', { name: 'Remove Reference 4 Headphone Edition' })).toHaveFocus();
   });
 
+  it('closes a panel with Escape and gives the focus back to its toggle', async () => {
+    mockApi({ [LIST_PATH]: ok(licenceList()) });
+    const { user } = await openProducts();
+    const reference = productCard('SoundID Reference for Speakers & Headphones');
+    const toggle = within(reference).getByRole('button', { name: '2 of 3 devices activated' });
+    await user.click(toggle);
+    const panel = screen.getByRole('region', { name: 'Devices of SoundID Reference for Speakers & Headphones' });
+    expect(within(panel).getByRole('heading', { level: 3 })).toHaveFocus();
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('region', { name: /^Devices of/ })).toBeNull();
+    expect(window.location.hash).toBe('');
+    expect(toggle).toHaveFocus();
+  });
+
   it('follows the hash when it changes on the page (a link pasted, Back over a typed hash)', async () => {
     mockApi({ [LIST_PATH]: ok(licenceList()) });
     await openProducts();
