@@ -68,7 +68,7 @@ export function MobileMenu({ email, isSignedIn }: { email: string | undefined; i
         <h2 className="mobile-menu__heading">{text.nav.company}</h2>
         <CompanyLinks />
         <h2 className="mobile-menu__heading">{email ?? text.nav.account}</h2>
-        <AccountLinks email={email} />
+        <AccountLinks email={email} withProfile={false} />
       </nav>
     </div>
   );

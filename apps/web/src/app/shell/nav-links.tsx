@@ -63,7 +63,11 @@ export function CompanyLinks() {
   );
 }
 
-export function AccountLinks({ email }: { email: string | undefined }) {
+/**
+ * Sign-in and sign-up, or the signed-in customer's Profile and Log out. The mobile menu, which
+ * lists the primary links beside these, leaves Profile out of them (`withProfile`).
+ */
+export function AccountLinks({ email, withProfile = true }: { email: string | undefined; withProfile?: boolean }) {
   if (email === undefined) {
     return (
       <ul className="nav-list">
@@ -82,11 +86,13 @@ export function AccountLinks({ email }: { email: string | undefined }) {
   }
   return (
     <ul className="menu-list">
-      <li>
-        <NavLink to="/profile" end>
-          {text.nav.profile}
-        </NavLink>
-      </li>
+      {withProfile && (
+        <li>
+          <NavLink to="/profile" end>
+            {text.nav.profile}
+          </NavLink>
+        </li>
+      )}
       <li>
         <NavLink to="/logout">{text.nav.logOut}</NavLink>
       </li>

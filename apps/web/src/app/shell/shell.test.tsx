@@ -36,6 +36,15 @@ describe('shell', () => {
     expect(screen.getByRole('button', { name: 'Open menu' })).toHaveFocus();
   });
 
+  it('lists each link of the mobile menu once', async () => {
+    const { user } = renderApp('/profile', { user: testUser });
+    await user.click(await screen.findByRole('button', { name: 'Open menu' }));
+    const menu = document.querySelector('.mobile-menu__panel') as HTMLElement;
+    const links = [...menu.querySelectorAll('a')].map((a) => a.getAttribute('href'));
+    expect(links.filter((href) => href === '/profile')).toHaveLength(1);
+    expect(links).toContain('/logout');
+  });
+
   it('keeps the page behind the open mobile menu out of reach of the keyboard', async () => {
     const { user } = renderApp('/profile', { user: testUser });
     const main = document.querySelector<HTMLElement>('.shell__main') as HTMLElement;
