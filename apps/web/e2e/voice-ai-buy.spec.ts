@@ -66,9 +66,17 @@ describe('voice AI buy page and card checkout', () => {
     await page.waitForURL(/\/products\/post-checkout\?invoice_tag=inv_/);
     await page.getByRole('heading', { level: 1, name: 'Payment successful!' }).waitFor();
     const events = await page.evaluate(() =>
-      ((window as { dataLayer?: { event: string }[] }).dataLayer ?? []).map((e) => e.event),
+      ((window as { dataLayer?: { event: string; page_path?: string }[] }).dataLayer ?? []).map((e) =>
+        e.event === 'page_view' ? `page_view ${e.page_path}` : e.event,
+      ),
     );
-    expect(events).toEqual(['begin_checkout']);
+    // One begin_checkout, then the page views of the checkout and of its outcome (ADR 0026).
+    expect(events.filter((event) => !event.startsWith('page_view'))).toEqual(['begin_checkout']);
+    expect(events.slice(events.indexOf('begin_checkout'))).toEqual([
+      'begin_checkout',
+      'page_view /products/checkout',
+      'page_view /products/post-checkout',
+    ]);
 
     await page.goto('/products/transactions');
     const purchases = page.getByRole('table');
