@@ -91,7 +91,14 @@ async function demoCookie(service: Service): Promise<string> {
   return cookies.join('; ');
 }
 
-async function measure(url: string, port: number, cookie?: string): Promise<Sample> {
+/**
+ * Lighthouse failures of its own trace recording ("Please run Lighthouse again"): such a run
+ * measured nothing, so it is run again, at most twice. Any other failure stops the benchmark.
+ */
+const TRACE_RECORDING_FAILURES = new Set(['NO_NAVSTART']);
+const TRACE_RETRIES = 2;
+
+async function measure(url: string, port: number, cookie?: string, retriesLeft = TRACE_RETRIES): Promise<Sample> {
   const result = await lighthouse(url, {
     port,
     output: 'json',
@@ -101,6 +108,10 @@ async function measure(url: string, port: number, cookie?: string): Promise<Samp
   });
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
   const { lhr } = result;
+  if (lhr.runtimeError && TRACE_RECORDING_FAILURES.has(lhr.runtimeError.code) && retriesLeft > 0) {
+    console.log(`${url}: ${lhr.runtimeError.code}, Lighthouse recorded no trace; running it again`);
+    return measure(url, port, cookie, retriesLeft - 1);
+  }
   if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
   const numeric = (id: string) => {
     const value = lhr.audits[id]?.numericValue;

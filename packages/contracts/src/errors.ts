@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 // The schema lives apart so that the catalogue loads without zod (the /login budget, ADR 0020).
 import type { faultSchema } from './fault-schema';
-import { licenceMessages, messages } from './messages';
+import { messages } from './messages';
 
 /**
  * ExceptionType values (API contract: 30 is fixed, the rest are ours).
@@ -166,7 +166,11 @@ export const faults = {
     type: B,
     message: 'Upgrade code is not valid. Please check if you have entered the code correctly.',
   },
-  UpgradeCodeIncompatibility: { status: 409, type: B, message: licenceMessages.upgradeIncompatibleTitle },
+  UpgradeCodeIncompatibility: {
+    status: 409,
+    type: B,
+    message: 'This upgrade code cannot be used with your current license',
+  },
 
   // Licences, devices, trials and campaigns (licences feature)
   ProductNotFound: { status: 404, type: B, message: 'Product not found.' },

@@ -10,6 +10,7 @@ export * from './errors';
 export * from './fault-schema';
 export * from './field-rules';
 export * from './format';
+export * from './licence-messages';
 export * from './messages';
 export * from './redact';
 // Storefront (perpetual licence purchase)

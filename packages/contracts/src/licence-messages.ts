@@ -1,0 +1,35 @@
+import { REFERENCE_TRIAL_DAYS } from './constants';
+import { faults } from './errors';
+
+// A module of its own: the screens that use these load it with them, and /login does not (ADR 0020).
+// ── Licenses & Devices (licenses-devices-tokens §2, §8), word for word ──────────
+/** What a device without a name is called (spec §8: '<device name or Device> deactivated successfully.'). */
+const UNNAMED_DEVICE = 'Device';
+
+export const licenceMessages = {
+  productListFailed: 'Failed to fetch product list',
+  unnamedDevice: UNNAMED_DEVICE,
+  deviceDeactivated: (deviceName: string) => `${deviceName || UNNAMED_DEVICE} deactivated successfully.`,
+  licenseRemoved: 'License removed successfully.',
+  upgradeSuccessful: 'Upgrade successful!',
+  upgradeError: 'Upgrade error.',
+  upgradeIncompatibleTitle: faults.UpgradeCodeIncompatibility.message,
+  activationKeyRemoved: 'Your activation key has been removed successfully!',
+  activationKeyRemoveFailed: 'An unexpected error ocurred while removing activation key!',
+  noDevices: 'No devices active yet. Once you activate a device, it will appear here.',
+  devicesActivated: (used: number, max: number) => `${used} of ${max} devices activated`,
+  trialBannerTitle: 'Try out the reference product before buying',
+  activateTrialOnThisDevice: 'Activate trial on this device',
+  trialBannerBullets: [`${REFERENCE_TRIAL_DAYS} days free trial`, 'No credit card required', 'Guided setup'],
+  exploreAssetPacks: 'Explore and manage preset expansion packs',
+  buyTokens: 'Buy tokens',
+  buyPerpetualOrTokens: 'Buy Perpetual mode or tokens',
+  removePerpetual: 'Remove Perpetual',
+  download: 'Download',
+  upgraded: 'Upgraded',
+  downloadLicenseFile: 'Download license file',
+  /** The header link of the page (spec §2), also named by the licence mail. */
+  registerNewLicense: 'Register a new license',
+  /** The way back to the page from other screens, the sandbox checkout page and the licence mail. */
+  toProducts: 'Go to Licenses & Devices',
+} as const;
