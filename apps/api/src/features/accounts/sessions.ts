@@ -203,18 +203,20 @@ export class SessionService {
       .from(sessions)
       .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
       .orderBy(desc(sessions.lastSeenAt));
-    return rows
-      .filter((row) => now.getTime() - row.lastSeenAt.getTime() <= idleLimitMs(row.keepMeSignedIn))
-      // Its last use is recorded every few minutes only: another session may read as more recent.
-      .sort((a, b) => Number(b.id === currentSessionId) - Number(a.id === currentSessionId))
-      .map((row) => ({
-        Id: row.id,
-        Device: describeDevice(row.userAgent),
-        CreatedAt: row.createdAt.getTime(),
-        LastSeenAt: row.lastSeenAt.getTime(),
-        ExpiresAt: row.expiresAt.getTime(),
-        Current: row.id === currentSessionId,
-      }));
+    return (
+      rows
+        .filter((row) => now.getTime() - row.lastSeenAt.getTime() <= idleLimitMs(row.keepMeSignedIn))
+        // Its last use is recorded every few minutes only: another session may read as more recent.
+        .sort((a, b) => Number(b.id === currentSessionId) - Number(a.id === currentSessionId))
+        .map((row) => ({
+          Id: row.id,
+          Device: describeDevice(row.userAgent),
+          CreatedAt: row.createdAt.getTime(),
+          LastSeenAt: row.lastSeenAt.getTime(),
+          ExpiresAt: row.expiresAt.getTime(),
+          Current: row.id === currentSessionId,
+        }))
+    );
   }
 
   async revoke(sessionId: string): Promise<void> {
