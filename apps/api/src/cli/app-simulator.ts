@@ -92,6 +92,8 @@ async function call(baseUrl: string, method: 'GET' | 'POST', apiPath: string, bo
     method,
     headers: {
       software: 'SoundID App Simulator',
+      // How its session reads in the customer's list of active sessions (Profile).
+      'user-agent': 'SoundID App Simulator',
       ...(token ? { authtoken: token } : {}),
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
     },
