@@ -192,13 +192,29 @@ export async function runSimulator(argv: string[], io: SimulatorIo): Promise<num
           { productName: required(options, 'product'), machineId },
           state.token,
         )
-      ).Result as { Licensed: boolean; LicenseKind: string; TrialEndsAt: string | null; TokenBalance?: number | null };
+      ).Result as {
+        Licensed: boolean;
+        LicenseKind: string;
+        TrialEndsAt: string | null;
+        TokenBalance?: number | null;
+        DeviceId: string | null;
+        InstancesUsed: number;
+        InstancesMax: number;
+      };
       const ends = result.TrialEndsAt
         ? ` until ${new Date(Number(/\d+/.exec(result.TrialEndsAt)?.[0])).toISOString()}`
         : '';
       const tokens = result.LicenseKind === 'Tokens' ? `, ${result.TokenBalance} tokens` : '';
       const kind = `${result.LicenseKind}${ends}${tokens}`;
-      io.log(result.Licensed ? `licensed (${kind})` : `not licensed (${kind})`);
+      // A licence in force that this machine holds no seat of: activating is what is missing.
+      const notHere = !result.Licensed && result.DeviceId === null && result.InstancesMax > 0;
+      io.log(
+        result.Licensed
+          ? `licensed (${kind})`
+          : notHere
+            ? `not activated on ${machineId} (${kind}; ${result.InstancesUsed} of ${result.InstancesMax} devices activated): run activate`
+            : `not licensed (${kind})`,
+      );
       return result.Licensed ? 0 : 3;
     }
     case 'deactivate': {

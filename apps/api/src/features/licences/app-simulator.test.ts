@@ -59,7 +59,10 @@ describe('app simulator', () => {
     const listed = (await licenceList(t, token)).ReferenceProducts.Products[0].Devices;
     expect(listed.map((d: { Name: string }) => d.Name)).toEqual(['Sim Studio']);
     expect((await app('deactivate', ...product)).out).toMatch(/0 of 3 devices activated/);
-    expect((await app('check', ...product)).code).toBe(3);
+    expect(await app('check', ...product)).toEqual({
+      code: 3,
+      out: 'not activated on sim-machine-01 (Perpetual; 0 of 3 devices activated): run activate',
+    });
     await expect(app('deactivate', ...product)).rejects.toThrow(/DeviceNotFound/);
 
     expect((await app('trial', '--product', 'SoundIDVoiceAI')).out).toMatch(/Trial activated successfully/);
