@@ -123,7 +123,7 @@ describe('Licenses & Devices', () => {
       await appSimulator(base, state, 'check', '--product', 'SoundIDReference', '--machine', 'e2e-mac-1').catch(
         (e: { stdout: string }) => e.stdout,
       ),
-    ).toContain('not licensed');
+    ).toContain('not activated on e2e-mac-1');
   });
 
   it('upgrades a licence with an operator-issued upgrade code', async () => {

@@ -70,7 +70,7 @@ describe('newcomer walk: licences and devices', () => {
 
     const check = ['check', '--product', 'SoundIDReference', '--machine', 'newcomer-mac'];
     expect(await appSimulator(base, state, ...check).catch((e: { stdout: string }) => e.stdout)).toContain(
-      'not licensed',
+      'not activated on newcomer-mac',
     );
   });
 });
