@@ -53,7 +53,8 @@ describe('support chat', () => {
     const config = { SupportChatScriptUrl: 'https://chat.example/widget.js' };
     const profile = renderApp('/profile', { user: testUser, config });
     await screen.findByRole('heading', { level: 1, name: 'Profile' });
-    expect(document.documentElement.dataset.supportChat).toBe('shown');
+    // Set by an effect, which may run a moment after the heading is drawn.
+    await waitFor(() => expect(document.documentElement.dataset.supportChat).toBe('shown'));
     profile.unmount();
     renderApp('/loading', { user: undefined, config });
     await waitFor(() => expect(document.documentElement.dataset.supportChat).toBe('hidden'));
