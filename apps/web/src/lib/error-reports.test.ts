@@ -58,6 +58,15 @@ describe('error reports', () => {
     expect(cut.stack).toHaveLength(CLIENT_REPORT_LIMITS.stack);
   });
 
+  it('describes a value JSON cannot write without raising an error of its own', () => {
+    const { reporter, sent } = reporterWith(0);
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(() => reporter.report(cyclic)).not.toThrow();
+    expect(() => reporter.report(10n)).not.toThrow();
+    expect(sent.map((r) => (r as { message: string }).message)).toEqual(['[object Object]', '[object BigInt]']);
+  });
+
   it('traces a page load only in the 0.01 sample', () => {
     const timings = () => ({ load: 900 });
     const outside = reporterWith(ERROR_TRACE_SAMPLE_RATE);

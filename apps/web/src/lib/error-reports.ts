@@ -35,7 +35,13 @@ function describeError(error: unknown): { message: string; stack?: string } {
   if (error instanceof Error) {
     return { message: `${error.name}: ${error.message}`, ...(error.stack ? { stack: error.stack } : {}) };
   }
-  return { message: typeof error === 'string' ? error : String(JSON.stringify(error) ?? error) };
+  if (typeof error === 'string') return { message: error };
+  try {
+    return { message: String(JSON.stringify(error) ?? error) };
+  } catch {
+    // A cyclic object or a BigInt: the report must not raise an error of its own.
+    return { message: Object.prototype.toString.call(error) };
+  }
 }
 
 export function createErrorReporter({
