@@ -18,7 +18,10 @@ describe('format', () => {
   it('address: non-empty parts joined by commas, or No address entered', () => {
     expect(
       formatAddress({ AddressLine1: '1 Road', City: 'Riga', State: '', PostalCode: 'LV-1010', Country: 'LV' }),
-    ).toBe('1 Road, Riga, LV-1010, LV');
+    ).toBe('1 Road, Riga, LV-1010, Latvia');
+    expect(formatAddress({ AddressLine1: '1 Abbey Road', City: 'London', PostalCode: 'NW8', Country: 'GB' })).toBe(
+      '1 Abbey Road, London, NW8, United Kingdom',
+    );
     expect(formatAddress({ AddressLine1: '', City: '', State: '', PostalCode: '', Country: '' })).toBe(
       'No address entered',
     );

@@ -1,12 +1,27 @@
 import { PAGE_TITLE_PREFIX, PAGE_TITLE_SEPARATOR, PAGINATION_WINDOW } from './constants';
 import { messages } from './messages';
 
-/** The address as its non-empty parts joined by commas, or 'No address entered'. */
+let regionNames: Intl.DisplayNames | undefined;
+
+/** A country's English name from its ISO 3166-1 alpha-2 code ('GB' → 'United Kingdom'); the code itself when unknown. */
+export function countryName(code: string): string {
+  const trimmed = code.trim();
+  if (!/^[A-Za-z]{2}$/.test(trimmed)) return trimmed;
+  try {
+    regionNames ??= new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
+    return regionNames.of(trimmed.toUpperCase()) ?? trimmed;
+  } catch {
+    return trimmed;
+  }
+}
+
+/** The address as its non-empty parts joined by commas (the country by name), or 'No address entered'. */
 export function formatAddress(
   profile: { AddressLine1?: string; City?: string; State?: string; PostalCode?: string; Country?: string } | null,
 ): string {
   if (!profile) return messages.noAddress;
-  const parts = [profile.AddressLine1, profile.City, profile.State, profile.PostalCode, profile.Country]
+  const country = profile.Country ? countryName(profile.Country) : undefined;
+  const parts = [profile.AddressLine1, profile.City, profile.State, profile.PostalCode, country]
     .map((p) => p?.trim())
     .filter((p): p is string => Boolean(p));
   return parts.length > 0 ? parts.join(', ') : messages.noAddress;

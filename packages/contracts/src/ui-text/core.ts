@@ -90,7 +90,10 @@ export const text = {
   adamAudioIntro: 'Enter the serial number of your ADAM Audio monitor to claim a 60-day SoundID Reference trial.',
 
   pageNotFound: 'Page not found',
+  /** The not-found page's link (spec: "shows an Index link"); that page only. */
   indexLink: 'Index',
+  /** Where a page that cannot go on sends the customer back to the portal's start. */
+  homeLink: 'Go to My SoundID',
 
   nav: {
     primary: 'Main',

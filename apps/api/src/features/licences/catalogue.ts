@@ -192,6 +192,17 @@ export const CAMPAIGN_PRODUCT_CODE = 'sid-reference';
 export const CAMPAIGN_ADAM = { id: 'adam-audio-60', productCode: CAMPAIGN_PRODUCT_CODE, days: CAMPAIGN_TRIAL_DAYS };
 
 export const REFERENCE_TRIAL_PRODUCT_CODE = 'sid-reference';
+
+/**
+ * The products that are SoundID Reference (speakers and headphones, headphones only, the
+ * hardware bundle): a customer holding any of them is offered no trial of it. Reference 4 is the
+ * older product: its owners may still try SoundID Reference before upgrading.
+ */
+export const SOUNDID_REFERENCE_CODES: ReadonlySet<string> = new Set([
+  'sid-reference',
+  'sid-reference-hp',
+  'sid-reference-bundle',
+]);
 export const VOICE_AI_PRODUCT_CODE = 'voice-ai';
 
 const byCode = new Map(PRODUCTS.map((p) => [p.code, p]));

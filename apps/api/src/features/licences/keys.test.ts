@@ -68,6 +68,19 @@ describe('RegisterKey', () => {
     expect(JSON.stringify(list)).not.toContain(normalizeLicenseKey(key));
   });
 
+  it('offers no SoundID Reference trial to a customer who holds SoundID Reference for Headphones', async () => {
+    const token = await signUpVerified(t, 'hp-owner@example.com');
+    expect((await licenceList(t, token)).ReferenceProducts.AvailableTrials).toHaveLength(1);
+    await ownKey(t, token, 'sid-reference-hp');
+    expect((await licenceList(t, token)).ReferenceProducts.AvailableTrials).toEqual([]);
+  });
+
+  it('still offers the trial to a Reference 4 owner (the older product)', async () => {
+    const token = await signUpVerified(t, 'ref4-owner@example.com');
+    await ownKey(t, token, 'ref4-hp');
+    expect((await licenceList(t, token)).ReferenceProducts.AvailableTrials).toHaveLength(1);
+  });
+
   it('answers every fault of the catalogue', async () => {
     const ann = await signUpVerified(t, 'ann.other@example.com');
     const bob = await signUpVerified(t, 'bob@example.com');

@@ -25,6 +25,7 @@ import {
   type Product,
   productByCode,
   REFERENCE_TRIAL_PRODUCT_CODE,
+  SOUNDID_REFERENCE_CODES,
   VOICE_AI_PRODUCT_CODE,
 } from './catalogue';
 import { actionUrls, type Deeplinks, serverActionIds } from './deeplinks';
@@ -142,7 +143,7 @@ export class LicenceList {
       .filter((p): p is ReferenceProduct => p !== undefined);
     const trialProduct = productByCode(REFERENCE_TRIAL_PRODUCT_CODE);
     const trialLicence = h.licences.find((l) => l.productCode === REFERENCE_TRIAL_PRODUCT_CODE);
-    const ownsTrialProduct = h.keys.some((k) => k.productCode === REFERENCE_TRIAL_PRODUCT_CODE);
+    const ownsTrialProduct = h.keys.some((k) => SOUNDID_REFERENCE_CODES.has(k.productCode));
     const canTry = trialProduct && !trialLicence?.trialStartedAt && !ownsTrialProduct;
     return {
       ActionButtons: [

@@ -67,7 +67,9 @@ export function MobileMenu({ email, isSignedIn }: { email: string | undefined; i
         <SupportLinks />
         <h2 className="mobile-menu__heading">{text.nav.company}</h2>
         <CompanyLinks />
-        <h2 className="mobile-menu__heading">{email ?? text.nav.account}</h2>
+        <h2 className={email ? 'mobile-menu__heading mobile-menu__heading--address' : 'mobile-menu__heading'}>
+          {email ?? text.nav.account}
+        </h2>
         <AccountLinks email={email} withProfile={false} />
       </nav>
     </div>

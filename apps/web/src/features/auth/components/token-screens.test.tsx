@@ -45,7 +45,8 @@ describe('verify e-mail change', () => {
       expect(await screen.findByRole('alert')).toHaveTextContent(
         'This email verification link is invalid or has expired.',
       );
-      expect(screen.getByRole('link', { name: 'Index' })).toHaveAttribute('href', '/');
+      expect(screen.getByRole('link', { name: 'Go to My SoundID' })).toHaveAttribute('href', '/');
+      expect(screen.queryByRole('link', { name: 'Index' })).toBeNull();
       expect(bannerFaults()).toEqual([]);
     },
   );

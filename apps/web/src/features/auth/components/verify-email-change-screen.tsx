@@ -52,7 +52,7 @@ function VerifyEmailChange({ token }: { token: string }) {
         <>
           <FormMessage tone="error">{failure}</FormMessage>
           <p>
-            <Link to="/">{text.indexLink}</Link>
+            <Link to="/">{text.homeLink}</Link>
           </p>
         </>
       ) : (

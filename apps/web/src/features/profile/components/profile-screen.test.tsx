@@ -50,7 +50,7 @@ describe('profile', () => {
     await user.selectOptions(screen.getByLabelText('Country'), 'LV');
     expect(save).toBeEnabled();
     await user.click(save);
-    expect(await within(row('Address')).findByText('1 Main St, Riga, Riga, LV-1010, LV')).toBeInTheDocument();
+    expect(await within(row('Address')).findByText('1 Main St, Riga, Riga, LV-1010, Latvia')).toBeInTheDocument();
     expect(api.callsTo('UpdateUserDetails')[0]?.body).toEqual({
       addressLine1: '1 Main St',
       city: 'Riga',
