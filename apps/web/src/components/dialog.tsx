@@ -2,7 +2,11 @@ import { text } from '@soundid/contracts/ui-text';
 import { type ReactNode, useEffect, useId, useRef } from 'react';
 import { Button } from './button';
 
-/** A modal built on <dialog>: the browser traps focus and closes it on Escape. */
+/**
+ * A modal built on <dialog>: the browser traps focus and closes it on Escape. Escape is the
+ * dialog's alone: it does not also reach what the dialog sits in (a panel that closes on Escape
+ * would lose what the customer typed there).
+ */
 export function Dialog({ title, children, onClose }: { title: string; children: ReactNode; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
@@ -16,6 +20,9 @@ export function Dialog({ title, children, onClose }: { title: string; children: 
       ref={ref}
       className="dialog"
       aria-labelledby={titleId}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') event.stopPropagation();
+      }}
       onCancel={(event) => {
         event.preventDefault();
         onClose();

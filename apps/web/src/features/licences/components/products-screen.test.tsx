@@ -373,6 +373,27 @@ describe('upgrade panel', () => {
     expect(field).toHaveFocus();
   });
 
+  it('Escape in the incompatibility popup leaves the upgrade panel open with the typed code', async () => {
+    mockApi({
+      [LIST_PATH]: ok(upgradeList()),
+      KeyUpgradePaths: ok({ LinksToStore: [] }),
+      UpgradeKey: fault('UpgradeCodeIncompatibility', { ExceptionCode: 409 }),
+    });
+    const { user } = await openProducts('/products#upgrade-Reference4Headphone');
+    const panel = await screen.findByRole('region', { name: 'Upgrade Reference 4 Headphone Edition' });
+    const field = within(panel).getByLabelText('Upgrade code');
+    await user.type(field, 'UPG-ABCDEFGH');
+    await user.click(within(panel).getByRole('button', { name: 'Apply upgrade code' }));
+    const dialog = await screen.findByRole('dialog', {
+      name: 'This upgrade code cannot be used with your current license',
+    });
+    within(dialog).getByRole('button', { name: 'Close' }).focus();
+    await user.keyboard('{Escape}');
+    expect(screen.getByRole('region', { name: 'Upgrade Reference 4 Headphone Edition' })).toBeInTheDocument();
+    expect(within(panel).getByLabelText('Upgrade code')).toHaveValue('UPG-ABCDEFGH');
+    expect(window.location.hash).toBe('#upgrade-Reference4Headphone');
+  });
+
   it('refocuses the field with Upgrade error. on other faults, which also reach the banner', async () => {
     mockApi({
       [LIST_PATH]: ok(upgradeList()),
