@@ -61,7 +61,7 @@ export function AssetPacks({ packs, reloadedAt }: { packs: readonly AssetPack[];
         </button>
       </h3>
       <div id={listId} hidden={!isOpen} className="table-scroll">
-        <table className="licence-table">
+        <table className="licence-table licence-table--packs">
           <thead>
             <tr>
               {text.packColumns.map((column) => (

@@ -56,17 +56,20 @@ export function PanelToggle({
   panelId,
   isOpen,
   onToggle,
+  size = 'small',
   children,
 }: {
   panelId: string;
   isOpen: boolean;
   onToggle: () => void;
+  /** Small in a card; regular beside the full-size buttons of a section's header. */
+  size?: 'small' | 'regular';
   children: ReactNode;
 }) {
   return (
     <button
       type="button"
-      className="button button--secondary button--small panel-toggle"
+      className={`button button--secondary ${size === 'small' ? 'button--small ' : ''}panel-toggle`}
       aria-expanded={isOpen}
       aria-controls={isOpen ? panelId : undefined}
       onClick={onToggle}

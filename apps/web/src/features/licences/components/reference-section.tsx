@@ -29,6 +29,7 @@ export function ReferenceSection({ reference, panels }: { reference: ReferencePr
               panelId={offlineId}
               isOpen={panels.isOpen(offlineId)}
               onToggle={() => panels.toggle(offlineId)}
+              size="regular"
             >
               {text.offlineToggle}
             </PanelToggle>

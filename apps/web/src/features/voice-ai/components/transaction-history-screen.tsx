@@ -144,7 +144,9 @@ function HistoryTable({
                   <tr key={index}>
                     {cells.map((cell, i) => (
                       // biome-ignore lint/suspicious/noArrayIndexKey: cells are positional
-                      <td key={i}>{cell}</td>
+                      <td key={i} data-label={columns[i]}>
+                        {cell}
+                      </td>
                     ))}
                   </tr>
                 ))
