@@ -204,7 +204,14 @@ describe('card checkout with STRIPE_* set', () => {
     const result = (await t.call('/api/voiceai/PrepareTokenPurchaseCheckout', { priceId: 'price_1k' }, token)).json()
       .Result;
     const sessionId = result.CheckoutSession.replace(/_secret_.*$/, '');
-    const session = { id: sessionId, object: 'checkout.session', client_reference_id: result.InvoiceTag };
+    // Stripe's session carries what is charged: price_1k, $9.99.
+    const session = {
+      id: sessionId,
+      object: 'checkout.session',
+      client_reference_id: result.InvoiceTag,
+      amount_total: 999,
+      currency: 'usd',
+    };
     const completedUnpaid = {
       id: 'evt_async_1',
       object: 'event',
