@@ -15,8 +15,25 @@ export function stripeEvent(id: string, type: string, object: Record<string, unk
   };
 }
 
-/** A checkout.session.completed event for a paid session. */
-export function paidSessionEvent(eventId: string, sessionId: string, invoiceTag: string, createdAt: Date) {
+/** What a Checkout Session says was paid: amount_total in cents, currency in lower case (as Stripe sends them). */
+export interface PaidAmount {
+  amount_total: number;
+  currency: string;
+}
+
+/** The sandbox's bundles as Stripe would report their payment. */
+export const PAID_1K: PaidAmount = { amount_total: 999, currency: 'usd' };
+export const PAID_5K: PaidAmount = { amount_total: 3999, currency: 'usd' };
+
+/** A checkout.session.completed event for a paid session, paying `paid`. */
+export function paidSessionEvent(
+  eventId: string,
+  sessionId: string,
+  invoiceTag: string,
+  createdAt: Date,
+  paid: PaidAmount,
+  paymentIntentId = `pi_${eventId}`,
+) {
   return stripeEvent(
     eventId,
     'checkout.session.completed',
@@ -26,7 +43,33 @@ export function paidSessionEvent(eventId: string, sessionId: string, invoiceTag:
       client_reference_id: invoiceTag,
       payment_status: 'paid',
       status: 'complete',
-      payment_intent: `pi_${eventId}`,
+      payment_intent: paymentIntentId,
+      ...paid,
+    },
+    createdAt,
+  );
+}
+
+/** A charge.refunded event: `refunded` is the charge's total refunded so far (amount_refunded). */
+export function chargeRefundedEvent(
+  eventId: string,
+  paymentIntentId: string,
+  paid: PaidAmount,
+  refunded: number,
+  createdAt: Date,
+) {
+  return stripeEvent(
+    eventId,
+    'charge.refunded',
+    {
+      id: `ch_${paymentIntentId}`,
+      object: 'charge',
+      amount: paid.amount_total,
+      amount_refunded: refunded,
+      currency: paid.currency,
+      payment_intent: paymentIntentId,
+      refunded: refunded >= paid.amount_total,
+      status: 'succeeded',
     },
     createdAt,
   );

@@ -137,6 +137,11 @@ export const faults = {
     type: B,
     message: 'License activation key is not valid. Please check if you have entered the key correctly.',
   },
+  KeyRefunded: {
+    status: 410,
+    type: B,
+    message: 'This license was refunded and can no longer be registered.',
+  },
   KeySaveFailure: { status: 500, type: ExceptionType.Service, message: 'Saving key failed.' },
   KeyNooneToAssignKeyTo: { status: 400, type: B, message: 'User not specified for key assignment.' },
   KeyOwnedByAnotherUser: {
@@ -238,6 +243,11 @@ export const faults = {
     message: 'Use a test card number such as 4242 4242 4242 4242, a future expiry date and any CVC.',
   },
   CardDeclined: { status: 402, type: B, message: 'Your card was declined.' },
+  RefundAmountInvalid: {
+    status: 400,
+    type: ExceptionType.Input,
+    message: 'A refund must be of a paid payment, more than 0 and at most what is not refunded yet.',
+  },
   WebhookSignatureInvalid: { status: 400, type: ExceptionType.Input, message: 'Webhook signature is not valid.' },
 
   // Storefront: the perpetual licence bought through Shopify or the sandbox storefront

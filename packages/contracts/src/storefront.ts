@@ -16,7 +16,7 @@ export const SANDBOX_STOREFRONT_GRAPHQL_PATH = `/api/sandbox/shopify/api/${STORE
 export const STOREFRONT_ACCESS_TOKEN_HEADER = 'X-Shopify-Storefront-Access-Token';
 
 /** What the service records about a storefront order (operator view). */
-export const STOREFRONT_ORDER_STATUSES = ['pending', 'granted', 'unclaimed'] as const;
+export const STOREFRONT_ORDER_STATUSES = ['pending', 'granted', 'unclaimed', 'refunded'] as const;
 export type StorefrontOrderStatus = (typeof STOREFRONT_ORDER_STATUSES)[number];
 
 /** One storefront order as `npm run admin -- orders` shows it. */
@@ -24,14 +24,20 @@ export interface StorefrontOrderSummary {
   OrderId: string;
   Name: string;
   Email: string | null;
-  /** pending: not paid yet · granted: keys registered to Account · unclaimed: keys mailed, not registered. */
+  /**
+   * pending: not paid yet · granted: keys registered to Account · unclaimed: keys mailed, not
+   * registered · refunded: every licence of the order refunded or cancelled (ADR 0032).
+   */
   Status: StorefrontOrderStatus;
   Quantity: number;
+  /** Licences of the order taken back by refunds or its cancellation. */
+  RefundedQuantity: number;
   /** The account the keys were registered to when the order was fulfilled. */
   Account: string | null;
   IsTest: boolean;
   CreatedAt: string;
-  Keys: { Key: string; RegisteredTo: string | null }[];
+  /** Revoked: refunded, unowned and never registrable again. */
+  Keys: { Key: string; RegisteredTo: string | null; Revoked: boolean }[];
 }
 
 /** Words of the sandbox checkout page (served by the service at a cart's checkoutUrl). */

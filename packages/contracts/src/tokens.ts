@@ -68,3 +68,11 @@ export const tokenFootnotes = [
   `Voice processing costs ${TOKENS_PER_SECOND} tokens per second, with a minimum of ${MIN_BILLED_SECONDS} seconds, then one-second increments.`,
   `Tokens must be used within ${TOKEN_VALIDITY_MONTHS} months of purchase. The earliest purchased tokens are consumed first.`,
 ] as const;
+
+/**
+ * The purchase history's Type of a refunded purchase (ADR 0032): the lot's tokens that the
+ * refund took back (what had been spent before it stays spent).
+ */
+export function refundedLotType(tokensWithdrawn: number): string {
+  return `Refunded (${plural(tokensWithdrawn, 'token')} withdrawn)`;
+}

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { StorefrontOrderSummary } from '@soundid/contracts';
+import type { PaymentMismatchSummary, StorefrontOrderSummary } from '@soundid/contracts';
 import { servicePublicUrl } from '../config';
 
 /**
@@ -15,6 +15,7 @@ Commands:
   user --email <address>     Show a customer: id, verification, password, sessions, providers
   metrics                    Heap, RSS and database connections of the service
   orders --email <address>   Storefront orders (perpetual licence) of an address or its account, with their keys
+  payment-mismatches         Card payments not credited: amount or currency not as their checkout offered
   grant-tokens --email <address> --amount <n> [--reference <ticket>]
                              Credit voice AI tokens (valid 12 months); the same reference credits once
   products                   The catalogue: each product's code, ProductName, line, kind and seats
@@ -67,7 +68,23 @@ const commands: Record<string, Command> = {
           `${order.Name} order ${order.OrderId}${test} ${order.CreatedAt} ${order.Status} x${order.Quantity}`,
         );
         console.log(`  e-mail ${order.Email ?? '-'}, granted to ${order.Account ?? '-'}`);
-        for (const key of order.Keys) console.log(`  ${key.Key}  ${key.RegisteredTo ?? 'not registered'}`);
+        if (order.RefundedQuantity > 0) console.log(`  refunded x${order.RefundedQuantity}`);
+        for (const key of order.Keys) {
+          console.log(`  ${key.Key}  ${key.Revoked ? 'revoked (refunded)' : (key.RegisteredTo ?? 'not registered')}`);
+        }
+      }
+    },
+  },
+  'payment-mismatches': {
+    options: [],
+    async run(_args, api) {
+      const mismatches = (await api('GET', '/api/admin/payment-mismatches')) as PaymentMismatchSummary[];
+      if (mismatches.length === 0) console.log('no payment mismatches');
+      for (const m of mismatches) {
+        const received = `${m.ReceivedAmountInCents ?? '?'} ${m.ReceivedCurrency ?? '?'}`;
+        console.log(
+          `${m.RecordedAt} ${m.Provider} ${m.EventId} ${m.InvoiceTag} ${m.Customer ?? '-'} expected ${m.ExpectedAmountInCents} ${m.ExpectedCurrency}, received ${received}`,
+        );
       }
     },
   },

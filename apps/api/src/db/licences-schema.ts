@@ -29,6 +29,8 @@ export const licenseKeys = pgTable(
     usedForUpgradeAt: ts('used_for_upgrade_at'),
     /** 'issued' by an operator or the seed, 'upgrade' when an upgrade code created it, 'purchase' by a storefront order. */
     source: text('source').$type<KeySource>().notNull().default('issued'),
+    /** Set when the purchase of the key was refunded: unowned for good, never registered again. */
+    revokedAt: ts('revoked_at'),
     createdAt: createdAt(),
   },
   (t) => [

@@ -11,9 +11,18 @@ export type CheckoutProviderKind = (typeof CHECKOUT_PROVIDERS)[number];
  * pending: open, not paid · processing: completed, an asynchronous payment still clearing ·
  * declined: a payment attempt was refused (the customer may try another card) ·
  * succeeded: paid and credited (final) · failed: the asynchronous payment failed ·
- * expired: the session closed unpaid.
+ * expired: the session closed unpaid · mismatched: paid, but not the amount or currency offered:
+ * nothing credited, the mismatch recorded for operators (final, ADR 0032).
  */
-export const CHECKOUT_STATUSES = ['pending', 'processing', 'declined', 'succeeded', 'failed', 'expired'] as const;
+export const CHECKOUT_STATUSES = [
+  'pending',
+  'processing',
+  'declined',
+  'succeeded',
+  'failed',
+  'expired',
+  'mismatched',
+] as const;
 export type CheckoutStatus = (typeof CHECKOUT_STATUSES)[number];
 
 /** One card checkout of a token bundle: what was offered, to whom, and how it ended. */
@@ -53,7 +62,15 @@ export const checkoutSessions = pgTable(
   ],
 );
 
-export const WEBHOOK_OUTCOMES = ['processing', 'credited', 'recorded', 'ignored', 'error'] as const;
+export const WEBHOOK_OUTCOMES = [
+  'processing',
+  'credited',
+  'recorded',
+  'ignored',
+  'error',
+  'mismatched',
+  'withdrawn',
+] as const;
 export type WebhookOutcome = (typeof WEBHOOK_OUTCOMES)[number];
 
 /**
@@ -67,7 +84,11 @@ export const paymentWebhookEvents = pgTable(
     provider: text('provider').$type<CheckoutProviderKind>().notNull(),
     type: text('type').notNull(),
     invoiceTag: text('invoice_tag'),
-    /** credited: tokens added · recorded: a status change · ignored: nothing of ours · error: retry allowed. */
+    /**
+     * credited: tokens added · recorded: a status change (or a refund kept for later) · ignored:
+     * nothing of ours · error: retry allowed · mismatched: paid amount or currency not as offered,
+     * nothing credited · withdrawn: a refund applied to the lot it paid for.
+     */
     outcome: text('outcome').$type<WebhookOutcome>().notNull(),
     failureReason: text('failure_reason'),
     attempts: integer('attempts').notNull().default(1),
@@ -76,4 +97,58 @@ export const paymentWebhookEvents = pgTable(
   (t) => [index('payment_webhook_events_invoice_idx').on(t.invoiceTag)],
 );
 
+/**
+ * A payment that completed a checkout with another amount or currency than the session offered
+ * (ADR 0032): nothing was credited; operators see it with `npm run admin -- payment-mismatches`.
+ */
+export const paymentMismatches = pgTable(
+  'payment_mismatches',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    provider: text('provider').$type<CheckoutProviderKind>().notNull(),
+    /** The webhook event that reported the payment. */
+    eventId: text('event_id').notNull(),
+    invoiceTag: text('invoice_tag').notNull(),
+    /** The customer who opened the session (null after the account's deletion). */
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    expectedAmountInCents: integer('expected_amount_in_cents').notNull(),
+    /** ISO 4217, upper case. */
+    expectedCurrency: text('expected_currency').notNull(),
+    /** What the event says was paid; null when it did not say. */
+    receivedAmountInCents: integer('received_amount_in_cents'),
+    receivedCurrency: text('received_currency'),
+    recordedAt: ts('recorded_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('payment_mismatches_event_key').on(t.eventId),
+    index('payment_mismatches_recorded_idx').on(t.recordedAt),
+  ],
+);
+
+/**
+ * The refunds of one card payment (Stripe's charge.refunded, by payment intent): the refunded
+ * amount only grows, whatever order the events arrive in. A refund that arrives before the
+ * payment's credit waits here (invoice_tag null, applied_at null) and is applied with the credit.
+ */
+export const paymentRefunds = pgTable('payment_refunds', {
+  /** The provider's payment intent id. */
+  paymentIntentId: text('payment_intent_id').primaryKey(),
+  provider: text('provider').$type<CheckoutProviderKind>().notNull(),
+  /** The checkout session once known. */
+  invoiceTag: text('invoice_tag'),
+  /** Cumulative refunded amount (the largest the events reported). */
+  refundedInCents: integer('refunded_in_cents').notNull(),
+  /** The charge's amount and currency as the refund event gave them. */
+  chargedInCents: integer('charged_in_cents').notNull(),
+  currency: text('currency').notNull(),
+  /** Tokens taken back from the lot so far. */
+  tokensWithdrawn: integer('tokens_withdrawn').notNull().default(0),
+  /** Tokens of the lot already spent when the refund was last applied (not recoverable). */
+  tokensSpent: integer('tokens_spent'),
+  lastEventId: text('last_event_id').notNull(),
+  receivedAt: ts('received_at').notNull(),
+  appliedAt: ts('applied_at'),
+});
+
 export type CheckoutSessionRow = typeof checkoutSessions.$inferSelect;
+export type PaymentRefundRow = typeof paymentRefunds.$inferSelect;

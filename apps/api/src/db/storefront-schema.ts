@@ -45,6 +45,8 @@ export const storefrontOrders = pgTable(
     status: text('status').$type<StorefrontOrderStatus>().notNull(),
     /** Perpetual licences in the order (sum of the matching line items' quantities). */
     quantity: integer('quantity').notNull(),
+    /** Licences taken back by refunds or the order's cancellation (ADR 0032), at most quantity. */
+    refundedQuantity: integer('refunded_quantity').notNull().default(0),
     financialStatus: text('financial_status').notNull(),
     isTest: boolean('is_test').notNull().default(false),
     currency: text('currency'),
@@ -73,6 +75,8 @@ export const storefrontOrderKeys = pgTable(
     licenseKeyId: uuid('license_key_id')
       .notNull()
       .references(() => licenseKeys.id),
+    /** When a refund of the order took this key back. */
+    revokedAt: ts('revoked_at'),
   },
   (t) => [
     primaryKey({ columns: [t.orderId, t.position] }),
@@ -80,7 +84,25 @@ export const storefrontOrderKeys = pgTable(
   ],
 );
 
-export const SHOPIFY_WEBHOOK_OUTCOMES = ['processing', 'granted', 'recorded', 'ignored', 'error'] as const;
+/**
+ * The refunds of a storefront order (Shopify's refunds/create, by refund id; `cancel` for
+ * orders/cancelled, which takes back every licence): how many licences each took back. Recorded
+ * even before the order is granted, so that the grant issues only what is not refunded.
+ */
+export const storefrontOrderRefunds = pgTable(
+  'storefront_order_refunds',
+  {
+    orderId: text('order_id').notNull(),
+    /** Shopify's numeric refund id, or 'cancel'. */
+    refundId: text('refund_id').notNull(),
+    /** Licence units refunded (refund line items of the voice AI product; all for a cancellation). */
+    quantity: integer('quantity').notNull(),
+    receivedAt: ts('received_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.orderId, t.refundId] })],
+);
+
+export const SHOPIFY_WEBHOOK_OUTCOMES = ['processing', 'granted', 'recorded', 'ignored', 'error', 'revoked'] as const;
 export type ShopifyWebhookOutcome = (typeof SHOPIFY_WEBHOOK_OUTCOMES)[number];
 
 /**
@@ -93,7 +115,10 @@ export const shopifyWebhookEvents = pgTable(
     webhookId: text('webhook_id').primaryKey(),
     topic: text('topic').notNull(),
     orderId: text('order_id'),
-    /** granted: keys issued · recorded: order noted, not paid · ignored: nothing of ours · error: retry allowed. */
+    /**
+     * granted: keys issued · recorded: order noted, not paid (or a refund noted) · ignored: nothing
+     * of ours · error: retry allowed · revoked: a refund took keys back.
+     */
     outcome: text('outcome').$type<ShopifyWebhookOutcome>().notNull(),
     failureReason: text('failure_reason'),
     attempts: integer('attempts').notNull().default(1),

@@ -18,6 +18,10 @@ export const tokenLots = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     amount: integer('amount').notNull(),
     remaining: integer('remaining').notNull(),
+    /** Tokens taken back by a refund of the payment (ADR 0032); amount = spent + withdrawn + remaining. */
+    withdrawn: integer('withdrawn').notNull().default(0),
+    /** When a refund of the payment was first applied; null: never refunded. */
+    refundedAt: ts('refunded_at'),
     cause: text('cause').$type<TokenLotCause>().notNull(),
     /** What credited it (payment id, operator grant key): a lot per source, once. */
     sourceRef: text('source_ref').notNull(),
@@ -32,6 +36,7 @@ export const tokenLots = pgTable(
     index('token_lots_history_idx').on(t.userId, t.purchasedAt, t.seq),
     check('token_lots_remaining_range', sql`${t.remaining} >= 0 and ${t.remaining} <= ${t.amount}`),
     check('token_lots_amount_positive', sql`${t.amount} > 0`),
+    check('token_lots_withdrawn_range', sql`${t.withdrawn} >= 0 and ${t.remaining} + ${t.withdrawn} <= ${t.amount}`),
   ],
 );
 

@@ -2,7 +2,7 @@ import pg from 'pg';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deriveSandboxWebhookSecret, sandboxSessionIdOf } from '../../src/integrations/stripe/sandbox-provider';
-import { paidSessionEvent } from '../payment-webhooks';
+import { PAID_1K, paidSessionEvent } from '../payment-webhooks';
 import { postJson, type ServiceProcess, scratchDatabase, signUpThrough, startService } from '../service-process';
 
 /**
@@ -102,7 +102,13 @@ describe.runIf(runs)('SIGKILL in the middle of a transaction', () => {
     ).json()) as { Result: { CheckoutSession: string; InvoiceTag: string } };
     const { CheckoutSession, InvoiceTag } = prepared.Result;
     const payload = JSON.stringify(
-      paidSessionEvent('evt_killed_mid_credit', sandboxSessionIdOf(CheckoutSession) as string, InvoiceTag, new Date()),
+      paidSessionEvent(
+        'evt_killed_mid_credit',
+        sandboxSessionIdOf(CheckoutSession) as string,
+        InvoiceTag,
+        new Date(),
+        PAID_1K,
+      ),
     );
     // Stripe signs each retry afresh; the event (and its id) stays the same.
     const deliver = (to: string) =>

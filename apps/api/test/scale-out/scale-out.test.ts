@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deriveSandboxWebhookSecret, sandboxSessionIdOf } from '../../src/integrations/stripe/sandbox-provider';
-import { paidSessionEvent } from '../payment-webhooks';
+import { PAID_1K, paidSessionEvent } from '../payment-webhooks';
 import { postJson, type ServiceProcess, scratchDatabase, signUpThrough, startService } from '../service-process';
 
 /**
@@ -82,7 +82,13 @@ describe.runIf(runs)('two replicas on one PostgreSQL', () => {
     ).json()) as { Result: { CheckoutSession: string; InvoiceTag: string } };
     const { CheckoutSession, InvoiceTag } = prepared.Result;
     const payload = JSON.stringify(
-      paidSessionEvent('evt_both_replicas', sandboxSessionIdOf(CheckoutSession) as string, InvoiceTag, new Date()),
+      paidSessionEvent(
+        'evt_both_replicas',
+        sandboxSessionIdOf(CheckoutSession) as string,
+        InvoiceTag,
+        new Date(),
+        PAID_1K,
+      ),
     );
     const signature = Stripe.webhooks.generateTestHeaderString({
       payload,

@@ -64,6 +64,15 @@ export const checkoutCalls = {
     expiry: z.string().trim().min(1).max(10),
     cvc: z.string().trim().min(1).max(10),
   }),
+  /**
+   * Sandbox only, operator token: refunds a paid sandbox session as the merchant would in
+   * Stripe's dashboard (a signed charge.refunded through the webhook handler, ADR 0032).
+   * Without amountInCents, what is left of the payment is refunded.
+   */
+  SandboxCheckoutRefund: callBody({
+    invoiceTag: invoiceTagSchema,
+    amountInCents: z.number().int().positive().max(100_000_000).optional(),
+  }),
 } as const;
 
 export interface KeyValue {
@@ -122,6 +131,27 @@ export interface SandboxCheckoutSessionResult {
   /** 'open' until paid, then 'complete'; 'expired' after 24 hours. */
   Status: 'open' | 'complete' | 'expired';
   TestCards: typeof SANDBOX_TEST_CARDS;
+}
+
+export interface SandboxCheckoutRefundResult {
+  InvoiceTag: string;
+  /** The payment's refunded amount so far (this refund included). */
+  RefundedInCents: number;
+  AmountInCents: number;
+}
+
+/** A payment that did not match its checkout session (`npm run admin -- payment-mismatches`, ADR 0032). */
+export interface PaymentMismatchSummary {
+  EventId: string;
+  Provider: string;
+  InvoiceTag: string;
+  /** The customer's e-mail (null after the account's deletion). */
+  Customer: string | null;
+  ExpectedAmountInCents: number;
+  ExpectedCurrency: string;
+  ReceivedAmountInCents: number | null;
+  ReceivedCurrency: string | null;
+  RecordedAt: string;
 }
 
 export interface SandboxCheckoutPayResult {

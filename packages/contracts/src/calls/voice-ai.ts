@@ -33,6 +33,9 @@ export interface PurchaseHistoryEntry {
   OrderDate: number;
   ExpiryDate: number;
   TokenBalance: number;
+  /** A refunded purchase (ADR 0032): when the refund was applied and the tokens it took back. */
+  RefundDate?: number;
+  TokensWithdrawn?: number;
 }
 
 /** Usage entry (epoch milliseconds). */

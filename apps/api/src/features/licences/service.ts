@@ -118,6 +118,7 @@ export class LicenceService {
       const product = row && productByCode(row.productCode);
       if (!row || !product) throw new Fault('KeyNotFound');
       if (product.kind === 'bundle') throw new Fault('KeyBundleNotAllowed');
+      if (row.revokedAt) throw new Fault('KeyRefunded');
       if (row.userId === userId) throw new Fault('KeyAlreadyExisting');
       if (row.userId) {
         const [other] = await tx.select({ email: users.email }).from(users).where(eq(users.id, row.userId));

@@ -39,7 +39,12 @@ export const storefrontAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         ids.length === 0
           ? []
           : await db
-              .select({ orderId: storefrontOrderKeys.orderId, key: licenseKeys.key, owner: users.email })
+              .select({
+                orderId: storefrontOrderKeys.orderId,
+                key: licenseKeys.key,
+                owner: users.email,
+                revokedAt: storefrontOrderKeys.revokedAt,
+              })
               .from(storefrontOrderKeys)
               .innerJoin(licenseKeys, eq(licenseKeys.id, storefrontOrderKeys.licenseKeyId))
               .leftJoin(users, eq(users.id, licenseKeys.userId))
@@ -51,12 +56,13 @@ export const storefrontAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         Email: order.email,
         Status: order.status,
         Quantity: order.quantity,
+        RefundedQuantity: order.refundedQuantity,
         Account: account,
         IsTest: order.isTest,
         CreatedAt: (order.orderedAt ?? order.receivedAt).toISOString(),
         Keys: keys
           .filter((k) => k.orderId === order.orderId)
-          .map((k) => ({ Key: formatLicenseKey(k.key), RegisteredTo: k.owner })),
+          .map((k) => ({ Key: formatLicenseKey(k.key), RegisteredTo: k.owner, Revoked: k.revokedAt !== null })),
       }));
       return { Success: true, Result: result };
     },

@@ -1,29 +1,38 @@
-import { and, eq, isNotNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, isNull, sql, sum } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Transaction } from '../../db/client';
 import { users } from '../../db/schema';
 import {
   type ShopifyWebhookOutcome,
+  type StorefrontOrderRow,
   shopifyWebhookEvents,
   storefrontOrderKeys,
+  storefrontOrderRefunds,
   storefrontOrders,
 } from '../../db/storefront-schema';
 import {
   isOrderTopic,
   isPaid,
   numericIdOfGid,
+  ORDER_CANCELLED_TOPIC,
   orderEmail,
   parseShopifyOrder,
+  parseShopifyRefund,
   quantityOfProducts,
+  REFUND_TOPIC,
+  refundedQuantityOf,
   type ShopifyOrder,
+  type ShopifyRefund,
 } from '../../integrations/shopify/order-webhook';
 import type { ShopifyWebhookDelivery } from '../../integrations/shopify/webhook-delivery';
 import { isShopifyWebhookSignatureValid } from '../../integrations/shopify/webhook-signature';
 import type { Clock } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
 import { VOICE_AI_PRODUCT_CODE } from '../licences/catalogue';
+import { revokeRefundedKeys } from '../licences/refund-revocation';
 import type { LicenceService } from '../licences/service';
 import type { Mailer } from '../mail/mailer';
+import { TokenLedger } from '../voice-ai/ledger';
 import { licenceMail } from './licence-mail';
 
 export interface ShopifyWebhookResult {
@@ -68,8 +77,10 @@ const MAX_WEBHOOK_ID_LENGTH = 100;
  */
 export class StorefrontOrderService {
   private readonly productIds: ReadonlySet<string>;
+  private readonly ledger: TokenLedger;
 
   constructor(private readonly deps: StorefrontOrderServiceDeps) {
+    this.ledger = new TokenLedger(deps.db, deps.clock);
     this.productIds = new Set(
       deps.voiceAiProductIds.map((gid) => numericIdOfGid(gid, 'Product')).filter((id): id is string => !!id),
     );
@@ -83,7 +94,9 @@ export class StorefrontOrderService {
     if (!webhookId || webhookId.length > MAX_WEBHOOK_ID_LENGTH) throw new Fault('StorefrontWebhookIdMissing');
     const topic = (delivery.topic ?? 'unknown').slice(0, 100);
     const receivedAt = this.deps.clock.now();
-    const order = isOrderTopic(topic) ? parseShopifyOrder(delivery.rawBody) : undefined;
+    const order =
+      isOrderTopic(topic) || topic === ORDER_CANCELLED_TOPIC ? parseShopifyOrder(delivery.rawBody) : undefined;
+    const refund = topic === REFUND_TOPIC ? parseShopifyRefund(delivery.rawBody) : undefined;
 
     let effect: Effect | undefined;
     try {
@@ -106,7 +119,10 @@ export class StorefrontOrderService {
             .where(eq(shopifyWebhookEvents.webhookId, webhookId));
           return { WebhookId: webhookId, Duplicate: true, Outcome: prior?.outcome ?? 'ignored' };
         }
-        effect = await this.apply(tx, topic, order, receivedAt);
+        effect =
+          topic === REFUND_TOPIC || topic === ORDER_CANCELLED_TOPIC
+            ? await this.applyRefund(tx, topic, refund, order, receivedAt)
+            : await this.apply(tx, topic, order, receivedAt);
         await tx
           .update(shopifyWebhookEvents)
           .set({ outcome: effect.outcome, orderId: effect.orderId ?? null, failureReason: effect.reason ?? null })
@@ -139,6 +155,7 @@ export class StorefrontOrderService {
 
     const email = orderEmail(order) ?? null;
     const financialStatus = (order.financial_status ?? 'unknown').slice(0, 50);
+    await lockOrder(tx, orderId);
     await tx
       .insert(storefrontOrders)
       .values({
@@ -165,11 +182,20 @@ export class StorefrontOrderService {
       return { outcome: 'recorded', orderId, reason: `financial_status ${financialStatus}` };
     }
 
+    // Refunds or a cancellation that arrived before the payment: only the rest is granted.
+    const refundedQuantity = Math.min(quantity, await this.refundedUnits(tx, orderId));
+    if (refundedQuantity === quantity) {
+      await tx
+        .update(storefrontOrders)
+        .set({ status: 'refunded', email, quantity, refundedQuantity, financialStatus, fulfilledAt: receivedAt })
+        .where(eq(storefrontOrders.orderId, orderId));
+      return { outcome: 'recorded', orderId, reason: 'refunded_before_grant' };
+    }
     const account = email ? await this.verifiedAccount(tx, email) : undefined;
     const keys = await this.deps.licences.issuePurchasedKeys(
       tx,
       VOICE_AI_PRODUCT_CODE,
-      quantity,
+      quantity - refundedQuantity,
       account ? { userId: account.id, registeredAt: receivedAt } : undefined,
     );
     await tx
@@ -182,6 +208,7 @@ export class StorefrontOrderService {
         userId: account?.id ?? null,
         email,
         quantity,
+        refundedQuantity,
         financialStatus,
         fulfilledAt: receivedAt,
       })
@@ -195,6 +222,100 @@ export class StorefrontOrderService {
         ? { issued: { email, orderName: row.name, keys: keys.map((k) => k.key), toAccount: account !== undefined } }
         : {}),
     };
+  }
+
+  /**
+   * refunds/create and orders/cancelled (ADR 0032): the licence units given back are recorded
+   * once per refund (a cancellation gives back every unit), then as many of the order's keys
+   * are revoked, newest first, with their devices released. Before the order is granted the
+   * refund waits: the grant issues only what is not refunded. One order at a time (its lock).
+   */
+  private async applyRefund(
+    tx: Transaction,
+    topic: string,
+    refund: ShopifyRefund | undefined,
+    cancelled: ShopifyOrder | undefined,
+    receivedAt: Date,
+  ): Promise<Effect> {
+    const given =
+      topic === REFUND_TOPIC
+        ? refund && {
+            orderId: refund.order_id,
+            refundId: refund.id,
+            quantity: refundedQuantityOf(refund, this.productIds),
+          }
+        : cancelled && {
+            orderId: cancelled.id,
+            refundId: 'cancel',
+            quantity: quantityOfProducts(cancelled, this.productIds),
+          };
+    if (!given) {
+      this.deps.log.warn({ topic }, 'shopify refund webhook without a readable refund');
+      return { outcome: 'ignored', reason: 'unreadable_refund' };
+    }
+    const { orderId } = given;
+    if (given.quantity === 0) return { outcome: 'ignored', orderId, reason: 'no_licence_items' };
+    await lockOrder(tx, orderId);
+    const recorded = await tx
+      .insert(storefrontOrderRefunds)
+      .values({ orderId, refundId: given.refundId, quantity: given.quantity, receivedAt })
+      .onConflictDoNothing()
+      .returning({ refundId: storefrontOrderRefunds.refundId });
+    if (recorded.length === 0) return { outcome: 'ignored', orderId, reason: 'refund_already_recorded' };
+    const [row] = await tx.select().from(storefrontOrders).where(eq(storefrontOrders.orderId, orderId)).for('update');
+    if (!row) return { outcome: 'recorded', orderId, reason: 'refund_before_order' };
+    return this.revokeRefunded(tx, row);
+  }
+
+  /** Revokes the order's keys that its refunds call for and are not revoked yet. */
+  private async revokeRefunded(tx: Transaction, row: StorefrontOrderRow): Promise<Effect> {
+    const orderId = row.orderId;
+    const refundedQuantity = Math.min(row.quantity, await this.refundedUnits(tx, orderId));
+    if (row.status === 'pending' || row.status === 'refunded') {
+      await tx
+        .update(storefrontOrders)
+        .set({ refundedQuantity, ...(refundedQuantity === row.quantity ? { status: 'refunded' as const } : {}) })
+        .where(eq(storefrontOrders.orderId, orderId));
+      return { outcome: 'recorded', orderId, reason: `refunded ${refundedQuantity}/${row.quantity} before grant` };
+    }
+    const live = await tx
+      .select({ licenseKeyId: storefrontOrderKeys.licenseKeyId, position: storefrontOrderKeys.position })
+      .from(storefrontOrderKeys)
+      .where(and(eq(storefrontOrderKeys.orderId, orderId), isNull(storefrontOrderKeys.revokedAt)))
+      .orderBy(asc(storefrontOrderKeys.position));
+    // Units granted = quantity - what was refunded before the grant; the refunds beyond that take keys.
+    const toRevoke = Math.max(0, live.length - (row.quantity - refundedQuantity));
+    const chosen = live.slice(live.length - toRevoke);
+    const now = this.deps.clock.now();
+    await revokeRefundedKeys(
+      tx,
+      { clock: this.deps.clock, ledger: this.ledger },
+      chosen.map((key) => key.licenseKeyId),
+    );
+    for (const key of chosen) {
+      await tx
+        .update(storefrontOrderKeys)
+        .set({ revokedAt: now })
+        .where(and(eq(storefrontOrderKeys.orderId, orderId), eq(storefrontOrderKeys.position, key.position)));
+    }
+    await tx
+      .update(storefrontOrders)
+      .set({ refundedQuantity, ...(toRevoke === live.length ? { status: 'refunded' as const } : {}) })
+      .where(eq(storefrontOrders.orderId, orderId));
+    return {
+      outcome: toRevoke > 0 ? 'revoked' : 'recorded',
+      orderId,
+      reason: `refunded ${refundedQuantity}/${row.quantity}: ${toRevoke} key(s) revoked`,
+    };
+  }
+
+  /** Licence units the order's refunds gave back so far (not capped). */
+  private async refundedUnits(tx: Transaction, orderId: string): Promise<number> {
+    const [row] = await tx
+      .select({ total: sum(storefrontOrderRefunds.quantity) })
+      .from(storefrontOrderRefunds)
+      .where(eq(storefrontOrderRefunds.orderId, orderId));
+    return Number(row?.total ?? 0);
   }
 
   /** The account whose verified e-mail is the order's (an unverified sign-up proves nothing). */
@@ -233,6 +354,14 @@ export class StorefrontOrderService {
       this.deps.log.error({ err: recordError, webhookId }, 'shopify webhook error not recorded');
     }
   }
+}
+
+/**
+ * One order's webhook effects at a time (grant, refunds, cancellation), even before its row
+ * exists: a transaction-scoped lock on its id.
+ */
+async function lockOrder(tx: Transaction, orderId: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`shopify-order:${orderId}`}, 0))`);
 }
 
 function parseDate(value: string | null | undefined): Date | null {

@@ -1,12 +1,21 @@
-import { emailSchema } from '@soundid/contracts';
+import { emailSchema, type PaymentMismatchSummary } from '@soundid/contracts';
+import { desc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { paymentMismatches } from '../../db/payments-schema';
+import { users } from '../../db/schema';
 import { Fault } from '../../lib/fault';
 import { findUserByEmail } from '../accounts/users-repo';
 import { requireOperator } from '../admin/operator-auth';
 import { TokenLedger } from './ledger';
 
-/** Operator grants of tokens (`npm run admin -- grant-tokens`). */
+/** The newest payment mismatches an operator sees at once. */
+const MISMATCHES_SHOWN = 200;
+
+/**
+ * Operator grants of tokens (`npm run admin -- grant-tokens`) and the payments that did not
+ * match their checkout (`npm run admin -- payment-mismatches`, ADR 0032).
+ */
 export const voiceAiAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   const ledger = new TokenLedger(app.deps.db, app.deps.clock);
   app.addHook('onRequest', requireOperator(app));
@@ -35,4 +44,25 @@ export const voiceAiAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       };
     },
   );
+
+  app.get('/api/admin/payment-mismatches', async () => {
+    const rows = await app.deps.db
+      .select({ mismatch: paymentMismatches, customer: users.email })
+      .from(paymentMismatches)
+      .leftJoin(users, eq(users.id, paymentMismatches.userId))
+      .orderBy(desc(paymentMismatches.recordedAt), desc(paymentMismatches.eventId))
+      .limit(MISMATCHES_SHOWN);
+    const result: PaymentMismatchSummary[] = rows.map(({ mismatch, customer }) => ({
+      EventId: mismatch.eventId,
+      Provider: mismatch.provider,
+      InvoiceTag: mismatch.invoiceTag,
+      Customer: customer,
+      ExpectedAmountInCents: mismatch.expectedAmountInCents,
+      ExpectedCurrency: mismatch.expectedCurrency,
+      ReceivedAmountInCents: mismatch.receivedAmountInCents,
+      ReceivedCurrency: mismatch.receivedCurrency,
+      RecordedAt: mismatch.recordedAt.toISOString(),
+    }));
+    return { Success: true, Result: result };
+  });
 };

@@ -1,6 +1,7 @@
 import { checkoutCalls } from '@soundid/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { requireOperator } from '../admin/operator-auth';
 import { cardCheckoutFor } from './bundles';
 import { CheckoutService } from './checkout';
 import { TokenLedger } from './ledger';
@@ -61,6 +62,18 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
     Success: true,
     Result: await service.sandboxPay(request.body),
   }));
+  // The merchant's refund (Stripe's dashboard or API): operator token, as the other /api/admin routes.
+  app.post(
+    '/api/sandbox/checkout/refund',
+    { schema: { body: checkoutCalls.SandboxCheckoutRefund }, onRequest: requireOperator(app) },
+    async (request) => ({
+      Success: true,
+      Result: await service.sandboxRefund({
+        invoiceTag: request.body.invoiceTag,
+        ...(request.body.amountInCents && { amountInCents: request.body.amountInCents }),
+      }),
+    }),
+  );
 };
 
 /**

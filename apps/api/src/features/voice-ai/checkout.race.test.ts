@@ -2,7 +2,7 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpVerified } from '../../../test/accounts-flow';
-import { deliverSigned, paidSessionEvent, stripeEvent } from '../../../test/payment-webhooks';
+import { deliverSigned, PAID_1K, paidSessionEvent, stripeEvent } from '../../../test/payment-webhooks';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 import { paymentWebhookEvents } from '../../db/payments-schema';
 import { tokenLots } from '../../db/voice-ai-schema';
@@ -45,6 +45,7 @@ describe('concurrent and replayed webhook deliveries', () => {
       sandboxSessionIdOf(clientSecret) as string,
       invoiceTag,
       t.clock.now(),
+      PAID_1K,
     );
 
     const burst = await Promise.all(Array.from({ length: 10 }, () => deliverSigned(t, event, SECRET)));
@@ -106,7 +107,7 @@ describe('concurrent and replayed webhook deliveries', () => {
           stripeEvent(
             `evt_shuffled_${run}_succeeded`,
             'checkout.session.async_payment_succeeded',
-            { id: sessionId, object: 'checkout.session', payment_status: 'paid' },
+            { id: sessionId, object: 'checkout.session', payment_status: 'paid', ...PAID_1K },
             now,
           ),
         ];
@@ -152,11 +153,11 @@ describe('concurrent and replayed webhook deliveries', () => {
     const sessionId = sandboxSessionIdOf(clientSecret) as string;
     const events = Array.from({ length: 10 }, (_, i) =>
       i % 2 === 0
-        ? paidSessionEvent(`evt_many_${i}`, sessionId, invoiceTag, t.clock.now())
+        ? paidSessionEvent(`evt_many_${i}`, sessionId, invoiceTag, t.clock.now(), PAID_1K)
         : stripeEvent(
             `evt_many_${i}`,
             'checkout.session.async_payment_succeeded',
-            { id: sessionId, object: 'checkout.session', payment_status: 'paid' },
+            { id: sessionId, object: 'checkout.session', payment_status: 'paid', ...PAID_1K },
             t.clock.now(),
           ),
     );
@@ -191,7 +192,7 @@ describe('concurrent and replayed webhook deliveries', () => {
   it('a late decline after the payment succeeded changes nothing', async () => {
     const { token, clientSecret, invoiceTag } = await preparedSession('late-decline@example.com');
     const sessionId = sandboxSessionIdOf(clientSecret) as string;
-    await deliverSigned(t, paidSessionEvent('evt_order_paid', sessionId, invoiceTag, t.clock.now()), SECRET);
+    await deliverSigned(t, paidSessionEvent('evt_order_paid', sessionId, invoiceTag, t.clock.now(), PAID_1K), SECRET);
     const late = await deliverSigned(
       t,
       stripeEvent(
@@ -220,6 +221,7 @@ describe('concurrent and replayed webhook deliveries', () => {
       sandboxSessionIdOf(clientSecret) as string,
       invoiceTag,
       t.clock.now(),
+      PAID_1K,
     );
     const db = t.database.db;
     // Every new lot is refused for a moment: the credit fails inside the event's transaction.

@@ -2,7 +2,7 @@ import { SANDBOX_PUBLISHABLE_KEY_PREFIX } from '@soundid/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, signUpVerified } from '../../../test/accounts-flow';
-import { deliverSigned, paidSessionEvent } from '../../../test/payment-webhooks';
+import { deliverSigned, PAID_5K, paidSessionEvent } from '../../../test/payment-webhooks';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 import { loadConfig } from '../../config';
 import { paymentWebhookEvents } from '../../db/payments-schema';
@@ -237,7 +237,7 @@ describe('POST /api/webhooks/stripe (sandbox secret)', () => {
     const token = await signUpVerified(t, 'forged@example.com');
     const { CheckoutSession, InvoiceTag } = await prepared(token);
     const sessionId = sandboxSessionIdOf(CheckoutSession) as string;
-    const event = paidSessionEvent('evt_forged_1', sessionId, InvoiceTag, t.clock.now());
+    const event = paidSessionEvent('evt_forged_1', sessionId, InvoiceTag, t.clock.now(), PAID_5K);
 
     const wrongSecret = await deliverSigned(t, event, 'whsec_not_the_secret');
     expect(wrongSecret.statusCode).toBe(400);
@@ -299,7 +299,7 @@ describe('POST /api/webhooks/stripe (sandbox secret)', () => {
     expect(other.json().Result).toEqual({ EventId: 'evt_other_1', Duplicate: false, Outcome: 'ignored' });
     const stranger = await deliverSigned(
       t,
-      paidSessionEvent('evt_stranger_1', 'cs_sandbox_unknown', 'inv_unknown', t.clock.now()),
+      paidSessionEvent('evt_stranger_1', 'cs_sandbox_unknown', 'inv_unknown', t.clock.now(), PAID_5K),
       SANDBOX_SECRET,
     );
     expect(stranger.json().Result.Outcome).toBe('ignored');

@@ -7,6 +7,7 @@ import {
   type PurchaseAnalytics,
   SANDBOX_TEST_CARDS,
   type SandboxCheckoutPayResult,
+  type SandboxCheckoutRefundResult,
   type SandboxCheckoutSessionResult,
   TOKEN_BUNDLE_ITEM_CATEGORY,
 } from '@soundid/contracts';
@@ -18,6 +19,9 @@ import {
   type CheckoutSessionRow,
   type CheckoutStatus,
   checkoutSessions,
+  type PaymentRefundRow,
+  paymentMismatches,
+  paymentRefunds,
   paymentWebhookEvents,
   type WebhookOutcome,
 } from '../../db/payments-schema';
@@ -41,6 +45,7 @@ const PAYMENT_INTENT_STATUS: Record<CheckoutStatus, string> = {
   declined: 'requires_payment_method',
   failed: 'requires_payment_method',
   expired: 'canceled',
+  mismatched: 'requires_payment_method',
 };
 
 export interface WebhookResult {
@@ -238,6 +243,39 @@ export class CheckoutService {
     return paid;
   }
 
+  /**
+   * Refunds a paid sandbox session as a merchant would in Stripe: the refund travels as a
+   * signed charge.refunded (cumulative amount_refunded, as Stripe sends it) through
+   * handleWebhook, exactly as a Stripe delivery would.
+   */
+  async sandboxRefund(request: { invoiceTag: string; amountInCents?: number }): Promise<SandboxCheckoutRefundResult> {
+    const provider = this.sandboxProvider();
+    const [row] = await this.deps.db
+      .select()
+      .from(checkoutSessions)
+      .where(and(eq(checkoutSessions.provider, 'sandbox'), eq(checkoutSessions.invoiceTag, request.invoiceTag)))
+      .limit(1);
+    if (!row) throw new Fault('CheckoutSessionNotFound');
+    if (!row.paymentIntentId || (row.status !== 'succeeded' && row.status !== 'mismatched')) {
+      throw new Fault('RefundAmountInvalid');
+    }
+    const [prior] = await this.deps.db
+      .select({ refunded: paymentRefunds.refundedInCents })
+      .from(paymentRefunds)
+      .where(eq(paymentRefunds.paymentIntentId, row.paymentIntentId));
+    const before = prior?.refunded ?? 0;
+    const amount = request.amountInCents ?? row.amountInCents - before;
+    if (amount <= 0 || before + amount > row.amountInCents) throw new Fault('RefundAmountInvalid');
+    const refunded = before + amount;
+    const delivery = provider.signEvent(
+      'charge.refunded',
+      sandboxRefundedCharge(row, row.paymentIntentId, refunded),
+      this.deps.clock.now(),
+    );
+    await this.handleWebhook(delivery.rawBody, delivery.signature);
+    return { InvoiceTag: row.invoiceTag, RefundedInCents: refunded, AmountInCents: row.amountInCents };
+  }
+
   private sandboxProvider(): SandboxCheckoutProvider {
     const { provider } = this.checkout;
     if (!(provider instanceof SandboxCheckoutProvider)) throw new Fault('NotFound');
@@ -265,6 +303,9 @@ export class CheckoutService {
       case 'checkout.session.async_payment_succeeded':
       case 'checkout.session.async_payment_failed':
       case 'checkout.session.expired': {
+        // A refund of this payment may be handled at the same moment: one at a time per payment.
+        const paymentIntent = text(object.payment_intent);
+        if (paymentIntent) await lockPayment(tx, paymentIntent);
         const row = await this.lockSession(tx, eq(checkoutSessions.providerSessionId, text(object.id) ?? ''));
         if (!row) return { outcome: 'ignored', reason: 'unknown_session' };
         if (event.type === 'checkout.session.expired') {
@@ -282,8 +323,10 @@ export class CheckoutService {
           paymentStatus === 'no_payment_required';
         const paymentIntentId = text(object.payment_intent);
         if (!isPaid) return this.transition(tx, row, 'processing', ['pending', 'declined'], { paymentIntentId });
-        return this.fulfil(tx, row, paymentIntentId, object);
+        return this.fulfil(tx, event.id, row, paymentIntentId, object);
       }
+      case 'charge.refunded':
+        return this.refund(tx, event.id, object);
       case 'payment_intent.payment_failed': {
         const invoiceTag = text(record(object.metadata)?.[INVOICE_TAG_KEY]);
         if (!invoiceTag) return { outcome: 'ignored', reason: 'unknown_session' };
@@ -301,39 +344,162 @@ export class CheckoutService {
     }
   }
 
-  /** Marks the session paid and credits its tokens, once: the ledger keys the lot on the invoice tag. */
+  /**
+   * Marks the session paid and credits its tokens, once: the ledger keys the lot on the invoice
+   * tag. Only a payment of exactly the amount and currency fixed on the session credits (ASVS
+   * 2.2.3, 2.3.1): anything else is recorded as a mismatch for operators and credits nothing.
+   */
   private async fulfil(
     tx: Transaction,
+    eventId: string,
     row: CheckoutSessionRow,
     paymentIntentId: string | undefined,
     object: Record<string, unknown>,
   ): Promise<EventEffect> {
     if (row.status === 'succeeded') return { outcome: 'ignored', invoiceTag: row.invoiceTag, reason: 'already_paid' };
+    if (row.status === 'mismatched')
+      return { outcome: 'ignored', invoiceTag: row.invoiceTag, reason: 'status_mismatched' };
     const now = this.deps.clock.now();
+    const received = paidAmount(object);
+    if (received.amountInCents !== row.amountInCents || received.currency !== row.currency) {
+      await tx
+        .update(checkoutSessions)
+        .set({
+          status: 'mismatched',
+          completedAt: now,
+          failureReason: 'amount_mismatch',
+          paymentIntentId: paymentIntentId ?? row.paymentIntentId,
+        })
+        .where(eq(checkoutSessions.invoiceTag, row.invoiceTag));
+      await tx
+        .insert(paymentMismatches)
+        .values({
+          provider: row.provider,
+          eventId,
+          invoiceTag: row.invoiceTag,
+          userId: row.userId,
+          expectedAmountInCents: row.amountInCents,
+          expectedCurrency: row.currency,
+          receivedAmountInCents: received.amountInCents ?? null,
+          receivedCurrency: received.currency ?? null,
+          recordedAt: now,
+        })
+        .onConflictDoNothing();
+      this.deps.log.warn(
+        { invoiceTag: row.invoiceTag, eventId, expected: [row.amountInCents, row.currency], received },
+        'checkout paid another amount or currency than offered: not credited',
+      );
+      return {
+        outcome: 'mismatched',
+        invoiceTag: row.invoiceTag,
+        reason: `paid ${received.amountInCents ?? '?'} ${received.currency ?? '?'}`,
+      };
+    }
+    const paidWith = paymentIntentId ?? row.paymentIntentId;
     await tx
       .update(checkoutSessions)
-      .set({
-        status: 'succeeded',
-        completedAt: now,
-        failureReason: null,
-        paymentIntentId: paymentIntentId ?? row.paymentIntentId,
-      })
+      .set({ status: 'succeeded', completedAt: now, failureReason: null, paymentIntentId: paidWith })
       .where(eq(checkoutSessions.invoiceTag, row.invoiceTag));
     const credited = await this.deps.ledger.credit(tx, {
       userId: row.userId,
       amount: row.tokenAmount,
       cause: 'purchase',
-      sourceRef: `checkout:${row.invoiceTag}`,
+      sourceRef: lotSourceOf(row),
     });
-    const amountTotal = typeof object.amount_total === 'number' ? object.amount_total : undefined;
-    const isAmountAsOffered = amountTotal === undefined || amountTotal === row.amountInCents;
-    if (!isAmountAsOffered) {
-      this.deps.log.warn({ invoiceTag: row.invoiceTag, amountTotal }, 'checkout paid a different amount than offered');
+    // A refund that arrived before this credit was kept; it applies now, in the same transaction.
+    const [refund] = paidWith
+      ? await tx.select().from(paymentRefunds).where(eq(paymentRefunds.paymentIntentId, paidWith)).for('update')
+      : [];
+    if (refund) {
+      const applied = await this.applyRefund(tx, { ...row, status: 'succeeded' }, refund);
+      return { ...applied, outcome: credited ? 'credited' : applied.outcome };
     }
+    return { outcome: credited ? 'credited' : 'recorded', invoiceTag: row.invoiceTag };
+  }
+
+  /**
+   * charge.refunded: the payment's refunded amount (cumulative, so the largest seen counts and an
+   * older event arriving late changes nothing) is kept by payment intent, then applied to the lot
+   * the payment credited. Before that credit it waits, and the credit applies it (ADR 0032).
+   */
+  private async refund(tx: Transaction, eventId: string, object: Record<string, unknown>): Promise<EventEffect> {
+    const paymentIntentId = text(object.payment_intent);
+    const charged = wholeCents(object.amount);
+    const refunded = wholeCents(object.amount_refunded);
+    const currency = currencyOf(object.currency);
+    // Input validation of what the signed event says (ASVS 2.2.1): a shape we do not expect changes nothing.
+    if (
+      !paymentIntentId ||
+      paymentIntentId.length > 255 ||
+      charged === undefined ||
+      refunded === undefined ||
+      !currency
+    ) {
+      return { outcome: 'ignored', reason: 'unreadable_refund' };
+    }
+    if (refunded > charged) return { outcome: 'ignored', reason: 'refund_over_amount' };
+    await lockPayment(tx, paymentIntentId);
+    const now = this.deps.clock.now();
+    const [kept] = await tx
+      .insert(paymentRefunds)
+      .values({
+        paymentIntentId,
+        provider: this.checkout.provider.kind,
+        refundedInCents: refunded,
+        chargedInCents: charged,
+        currency,
+        lastEventId: eventId,
+        receivedAt: now,
+      })
+      .onConflictDoUpdate({
+        target: paymentRefunds.paymentIntentId,
+        set: {
+          refundedInCents: sql`greatest(${paymentRefunds.refundedInCents}, excluded.refunded_in_cents)`,
+          lastEventId: eventId,
+          receivedAt: now,
+        },
+      })
+      .returning();
+    if (!kept) throw new Error(`refund of ${paymentIntentId} not kept`);
+    const row = await this.lockSession(tx, eq(checkoutSessions.paymentIntentId, paymentIntentId));
+    if (!row) return { outcome: 'recorded', reason: 'refund_before_payment' };
+    return this.applyRefund(tx, row, kept);
+  }
+
+  /**
+   * Takes back from the session's lot what the refunded fraction of its price calls for:
+   * all its tokens for a full refund, floor(tokens × refunded / paid) for a partial one, never
+   * more than the lot still holds (the spent part is recorded, the balance never below zero).
+   */
+  private async applyRefund(tx: Transaction, row: CheckoutSessionRow, refund: PaymentRefundRow): Promise<EventEffect> {
+    const invoiceTag = row.invoiceTag;
+    if (row.status !== 'succeeded') {
+      await tx
+        .update(paymentRefunds)
+        .set({ invoiceTag })
+        .where(eq(paymentRefunds.paymentIntentId, refund.paymentIntentId));
+      return { outcome: 'recorded', invoiceTag, reason: `refund_not_credited_${row.status}` };
+    }
+    if (refund.currency !== row.currency) return { outcome: 'ignored', invoiceTag, reason: 'refund_currency_mismatch' };
+    const target =
+      refund.refundedInCents >= row.amountInCents
+        ? row.tokenAmount
+        : Math.floor((row.tokenAmount * refund.refundedInCents) / row.amountInCents);
+    const withdrawal = await this.deps.ledger.withdraw(tx, row.userId, lotSourceOf(row), target);
+    if (!withdrawal) return { outcome: 'ignored', invoiceTag, reason: 'no_lot' };
+    await tx
+      .update(paymentRefunds)
+      .set({
+        invoiceTag,
+        tokensWithdrawn: withdrawal.withdrawnTotal,
+        tokensSpent: withdrawal.spent,
+        appliedAt: this.deps.clock.now(),
+      })
+      .where(eq(paymentRefunds.paymentIntentId, refund.paymentIntentId));
     return {
-      outcome: credited ? 'credited' : 'recorded',
-      invoiceTag: row.invoiceTag,
-      ...(isAmountAsOffered ? {} : { reason: `amount_total ${amountTotal}` }),
+      outcome: withdrawal.withdrawn > 0 ? 'withdrawn' : 'recorded',
+      invoiceTag,
+      reason: `refunded ${refund.refundedInCents}/${row.amountInCents}: ${withdrawal.withdrawn} withdrawn, ${withdrawal.spent} spent before`,
     };
   }
 
@@ -454,6 +620,28 @@ function sandboxSessionObject(row: CheckoutSessionRow, paymentIntentId: string):
   };
 }
 
+/** A Charge as Stripe sends it in charge.refunded: amount_refunded is the total refunded so far. */
+function sandboxRefundedCharge(
+  row: CheckoutSessionRow,
+  paymentIntentId: string,
+  refundedInCents: number,
+): Record<string, unknown> {
+  return {
+    id: `ch_${paymentIntentId.replace(/^pi_/, '')}`,
+    object: 'charge',
+    amount: row.amountInCents,
+    amount_captured: row.amountInCents,
+    amount_refunded: refundedInCents,
+    currency: row.currency.toLowerCase(),
+    paid: true,
+    captured: true,
+    refunded: refundedInCents >= row.amountInCents,
+    payment_intent: paymentIntentId,
+    status: 'succeeded',
+    livemode: false,
+  };
+}
+
 /** A PaymentIntent as Stripe sends it in payment_intent.payment_failed after a card decline. */
 function sandboxDeclinedIntent(
   row: CheckoutSessionRow,
@@ -470,6 +658,35 @@ function sandboxDeclinedIntent(
     last_payment_error: { type: 'card_error', code: 'card_declined', decline_code: declineCode },
     livemode: false,
   };
+}
+
+/** The lot a checkout credits (one per payment, whatever the events). */
+function lotSourceOf(row: CheckoutSessionRow): string {
+  return `checkout:${row.invoiceTag}`;
+}
+
+/**
+ * One payment's webhook effects at a time (the completion that credits and the refunds that
+ * withdraw), even before the payment's session is known: a transaction-scoped lock on its id.
+ */
+async function lockPayment(tx: Transaction, paymentIntentId: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`payment:${paymentIntentId}`}, 0))`);
+}
+
+/** What a Checkout Session event says was paid (Stripe: amount_total in cents, currency lower-case). */
+function paidAmount(object: Record<string, unknown>): { amountInCents?: number; currency?: string } {
+  const amountInCents = wholeCents(object.amount_total);
+  const currency = currencyOf(object.currency);
+  return { ...(amountInCents === undefined ? {} : { amountInCents }), ...(currency ? { currency } : {}) };
+}
+
+function wholeCents(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+}
+
+/** ISO 4217, upper case, as the session keeps it. */
+function currencyOf(value: unknown): string | undefined {
+  return typeof value === 'string' && /^[a-zA-Z]{3}$/.test(value) ? value.toUpperCase() : undefined;
 }
 
 function text(value: unknown): string | undefined {

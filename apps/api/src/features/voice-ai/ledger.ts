@@ -2,6 +2,7 @@ import {
   type ConsumeTokensResult,
   type PagedResult,
   type PurchaseHistoryEntry,
+  refundedLotType,
   TOKEN_EXPIRY_WARNING_DAYS,
   type TokenLotCause,
   tokenCostForSeconds,
@@ -34,6 +35,18 @@ export interface Credit {
   sourceRef: string;
 }
 
+/** What a refund did to the lot its payment credited. */
+export interface Withdrawal {
+  /** Tokens taken back by this call. */
+  withdrawn: number;
+  /** Tokens taken back by every refund of the lot so far. */
+  withdrawnTotal: number;
+  /** Tokens of the lot already spent (not recoverable: recorded, never taken below zero). */
+  spent: number;
+  /** Tokens left in the lot. */
+  remaining: number;
+}
+
 /**
  * The token ledger: lots credited by purchases, grants and trials, spent by the apps.
  * Every change is one transaction; a customer's spends are serialised on their user row,
@@ -63,6 +76,36 @@ export class TokenLedger {
       .onConflictDoNothing({ target: tokenLots.sourceRef })
       .returning({ id: tokenLots.id });
     return rows.length === 1;
+  }
+
+  /**
+   * Takes back what a refund of the payment behind `sourceRef` calls for (ADR 0032): `target` is
+   * the total the refunds so far entitle to take (a count that only grows); what was taken before
+   * counts towards it, and no more than the lot still holds is taken, so the balance never goes
+   * below zero and the tokens already spent stay spent. Serialised with spends on the customer's
+   * row (the lock spend takes), so a spend racing a refund never overdraws. Undefined when the
+   * source credited no lot.
+   */
+  async withdraw(tx: Queryable, userId: string, sourceRef: string, target: number): Promise<Withdrawal | undefined> {
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('no key update');
+    const [lot] = await tx
+      .select()
+      .from(tokenLots)
+      .where(and(eq(tokenLots.sourceRef, sourceRef), eq(tokenLots.userId, userId)))
+      .for('update');
+    if (!lot) return undefined;
+    const due = Math.max(0, Math.min(target, lot.amount) - lot.withdrawn);
+    const take = Math.min(due, lot.remaining);
+    const spent = lot.amount - lot.remaining - lot.withdrawn;
+    await tx
+      .update(tokenLots)
+      .set({
+        remaining: sql`${tokenLots.remaining} - ${take}`,
+        withdrawn: sql`${tokenLots.withdrawn} + ${take}`,
+        refundedAt: lot.refundedAt ?? this.clock.now(),
+      })
+      .where(eq(tokenLots.id, lot.id));
+    return { withdrawn: take, withdrawnTotal: lot.withdrawn + take, spent, remaining: lot.remaining - take };
   }
 
   /** Tokens that can still be spent: live lots only. */
@@ -142,10 +185,11 @@ export class TokenLedger {
     return {
       PageItems: rows.map((lot) => ({
         TokenAmount: lot.amount,
-        Type: CAUSE_LABELS[lot.cause],
+        Type: lot.refundedAt ? refundedLotType(lot.withdrawn) : CAUSE_LABELS[lot.cause],
         OrderDate: lot.purchasedAt.getTime(),
         ExpiryDate: lot.expiresAt.getTime(),
         TokenBalance: lot.expiresAt > now ? lot.remaining : 0,
+        ...(lot.refundedAt ? { RefundDate: lot.refundedAt.getTime(), TokensWithdrawn: lot.withdrawn } : {}),
       })),
       PageNumber: page,
       PageCount: pageCount(total?.n ?? 0),

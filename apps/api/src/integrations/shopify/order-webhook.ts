@@ -50,6 +50,49 @@ export function parseShopifyOrder(rawBody: Buffer): ShopifyOrder | undefined {
 /** The order webhook topics whose payload is an order (X-Shopify-Topic). */
 export const ORDER_TOPICS = ['orders/create', 'orders/paid', 'orders/updated'] as const;
 
+/** The cancellation of an order: its payload is the order; every licence of it is taken back (ADR 0032). */
+export const ORDER_CANCELLED_TOPIC = 'orders/cancelled';
+
+/** A refund of an order: its payload is a Refund resource (ADR 0032). */
+export const REFUND_TOPIC = 'refunds/create';
+
+const refundSchema = z.looseObject({
+  id: numericId,
+  order_id: numericId,
+  refund_line_items: z
+    .array(
+      z.looseObject({
+        quantity: z.number().int().min(0).max(1_000_000),
+        line_item: z.looseObject({ product_id: numericId.nullish() }).nullish(),
+      }),
+    )
+    .max(1000),
+});
+
+export type ShopifyRefund = z.infer<typeof refundSchema>;
+
+/** The refund in a verified refunds/create delivery, or undefined when it is not one we can read. */
+export function parseShopifyRefund(rawBody: Buffer): ShopifyRefund | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(rawBody.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  const parsed = refundSchema.safeParse(json);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/**
+ * Units of the given products that a refund gives back (its refund line items, by their line
+ * item's numeric product id). A refund of an amount only (no line items) gives back none.
+ */
+export function refundedQuantityOf(refund: ShopifyRefund, numericProductIds: ReadonlySet<string>): number {
+  return refund.refund_line_items
+    .filter((item) => item.line_item?.product_id && numericProductIds.has(item.line_item.product_id))
+    .reduce((sum, item) => sum + item.quantity, 0);
+}
+
 export function isOrderTopic(topic: string): boolean {
   return (ORDER_TOPICS as readonly string[]).includes(topic);
 }

@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, signUpVerified } from '../../../test/accounts-flow';
-import { deliverSigned, paidSessionEvent } from '../../../test/payment-webhooks';
+import { deliverSigned, PAID_5K, paidSessionEvent } from '../../../test/payment-webhooks';
 import { type StripeStandIn, startStripeStandIn, stripeBundlePrice } from '../../../test/stripe-stand-in';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 import { getTokenBundles } from '../../features/voice-ai/bundles';
@@ -177,7 +177,7 @@ describe('card checkout with STRIPE_* set', () => {
     expect((await status()).json().Result.PaymentIntentStatus).toBe('none');
 
     const sessionId = result.CheckoutSession.replace(/_secret_.*$/, '');
-    const event = paidSessionEvent('evt_stripe_paid', sessionId, result.InvoiceTag, t.clock.now());
+    const event = paidSessionEvent('evt_stripe_paid', sessionId, result.InvoiceTag, t.clock.now(), PAID_5K);
     const forged = await deliverSigned(t, event, 'whsec_someone_else');
     expect(forged.statusCode).toBe(400);
     expect(faultOf(forged)).toBe('WebhookSignatureInvalid');
@@ -204,7 +204,14 @@ describe('card checkout with STRIPE_* set', () => {
     const result = (await t.call('/api/voiceai/PrepareTokenPurchaseCheckout', { priceId: 'price_1k' }, token)).json()
       .Result;
     const sessionId = result.CheckoutSession.replace(/_secret_.*$/, '');
-    const session = { id: sessionId, object: 'checkout.session', client_reference_id: result.InvoiceTag };
+    // Stripe's session carries what is charged: price_1k, $9.99.
+    const session = {
+      id: sessionId,
+      object: 'checkout.session',
+      client_reference_id: result.InvoiceTag,
+      amount_total: 999,
+      currency: 'usd',
+    };
     const completedUnpaid = {
       id: 'evt_async_1',
       object: 'event',
