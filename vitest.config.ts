@@ -22,6 +22,7 @@ export default defineConfig({
   test: {
     projects: [
       { test: { name: 'contracts', root: 'packages/contracts', include: ['src/**/*.test.ts'] } },
+      { test: { name: 'repository', root: '.', include: ['test/**/*.test.ts'] } },
       apiProject('api-pglite', { TEST_DB_KIND: 'pglite' }),
       ...(process.env.TEST_DATABASE_URL ? [apiProject('api-postgres', { TEST_DB_KIND: 'postgres' })] : []),
       'apps/web/vitest.config.ts',
