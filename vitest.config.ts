@@ -11,6 +11,7 @@ const apiProject = (name: string, env: Record<string, string>) => ({
     root: 'apps/api',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     environment: 'node',
+    globalSetup: ['test/global-setup.ts'],
     pool: 'forks' as const,
     testTimeout: 30_000,
     hookTimeout: 60_000,

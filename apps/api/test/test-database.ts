@@ -1,14 +1,22 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../src/db/client';
 
 /**
- * One isolated, migrated database per test file: an in-memory PGlite, or, in the
- * PostgreSQL project, a fresh database on the TEST_DATABASE_URL server dropped afterwards.
+ * One isolated, migrated database per test file: an in-memory PGlite loaded from the run's
+ * migrated template (test/global-setup.ts), or, in the PostgreSQL project, a copy of the run's
+ * template database on the TEST_DATABASE_URL server, dropped afterwards. Without a template
+ * (a file run outside the projects' set-up) each is created and migrated here.
  */
 export async function openTestDatabase(): Promise<DatabaseHandle> {
   if (process.env.TEST_DB_KIND !== 'postgres') {
-    const handle = await openDatabase({ kind: 'pglite' });
+    const template = inject('pgliteTemplate');
+    const handle = await openDatabase(
+      template ? { kind: 'pglite', loadDataDir: new Blob([readFileSync(template)]) } : { kind: 'pglite' },
+    );
+    // A no-op on the template (its migrations are recorded), the whole schema without one.
     await handle.migrate();
     return handle;
   }
@@ -17,7 +25,8 @@ export async function openTestDatabase(): Promise<DatabaseHandle> {
   const name = `soundid_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  const template = inject('postgresTemplate');
+  await admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`);
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;

@@ -1,0 +1,17 @@
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle } from 'drizzle-orm/pglite';
+import { migrate } from 'drizzle-orm/pglite/migrator';
+import { migrationsFolder } from './src/db/client';
+let t = Date.now();
+const c = await PGlite.create();
+console.log('create', Date.now() - t); t = Date.now();
+await migrate(drizzle(c), { migrationsFolder });
+console.log('migrate', Date.now() - t); t = Date.now();
+const dump = await c.dumpDataDir('none');
+console.log('dump', Date.now() - t, dump.size); t = Date.now();
+const c2 = await PGlite.create({ loadDataDir: dump });
+console.log('load', Date.now() - t); t = Date.now();
+await migrate(drizzle(c2), { migrationsFolder });
+console.log('migrate again (noop)', Date.now() - t); t = Date.now();
+const r = await c2.query('select count(*) from users');
+console.log(r.rows);
