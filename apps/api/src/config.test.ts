@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { freePort, startRefusedService } from '../test/service-process';
 import { ConfigError, loadConfig } from './config';
 import { estimatedSecretBits, secretWeakness } from './lib/secret-strength';
 
@@ -70,7 +71,7 @@ describe('loadConfig', () => {
 /** Strong values, as `openssl rand` gives them: the production configuration every refusal below starts from. */
 const production = {
   NODE_ENV: 'production',
-  DATABASE_URL: 'postgres://soundid@db.internal:5432/soundid',
+  DATABASE_URL: 'postgres://unused@127.0.0.1:1/unused',
   PUBLIC_URL: 'https://my.soundid.example',
   SESSION_SECRET: 'UHUb7cHgYV9hL+jjREx5I6aSnANGdLi5zN/M7IuX96M=',
   ADMIN_TOKEN: '05e9d0817ea2d7e023693c91c58cf4959fc3a7d0a8b5318a186ca762b9084223',
@@ -164,4 +165,20 @@ describe('production refuses unsafe configuration (ADR 0027)', () => {
     expect(estimatedSecretBits('a'.repeat(64))).toBe(0);
     expect(estimatedSecretBits('0123456789'.repeat(10))).toBeCloseTo(10 * Math.log2(10));
   });
+
+  it('a real production start-up with unsafe values exits 1 and names each variable, no stack (ASVS 11.5.1, 3.3.1)', async () => {
+    const port = String(await freePort());
+    const started = await startRefusedService(production.DATABASE_URL, {
+      ...production,
+      PORT: port,
+      PUBLIC_URL: 'http://my.soundid.example',
+      SESSION_SECRET: 'a'.repeat(32),
+      ADMIN_TOKEN: 'a'.repeat(24),
+    });
+    expect(started.code).toBe(1);
+    expect(started.output).toMatch(/PUBLIC_URL: must be https:\/\/ in production/);
+    expect(started.output).toMatch(/SESSION_SECRET: uses only 1 distinct characters/);
+    expect(started.output).toMatch(/ADMIN_TOKEN: uses only 1 distinct characters/);
+    expect(started.output).not.toMatch(/\n\s+at /);
+  }, 120_000);
 });

@@ -127,11 +127,18 @@ describe('DATA_DIR lock', () => {
     const moduleUrl = new URL('./data-dir-lock.ts', import.meta.url).href;
     const at = Date.now() + 8000;
     // Each waits for the same instant, tries, reports, and holds what it got until it is killed.
+    // Asking whether a pid lives takes a second here: every starter reads the stale lock, then
+    // all of them try to take it over at about the same time (a plain delete-and-create would
+    // let several win).
     const script = `
-      const { acquireDataDirLock } = await import(${JSON.stringify(moduleUrl)});
+      const { acquireDataDirLock, systemProcessFacts } = await import(${JSON.stringify(moduleUrl)});
+      const facts = { ...systemProcessFacts, isAlive: (pid) => {
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000);
+        return systemProcessFacts.isAlive(pid);
+      } };
       while (Date.now() < ${at}) {}
       let outcome;
-      try { acquireDataDirLock(${JSON.stringify(dir)}, { port: 1 }); outcome = 'won'; }
+      try { acquireDataDirLock(${JSON.stringify(dir)}, { port: 1, facts }); outcome = 'won'; }
       catch (error) { outcome = error.name; }
       console.log(outcome);
       setTimeout(() => {}, 120000);`;
