@@ -104,6 +104,9 @@ describe('production refuses unsafe configuration (ADR 0027)', () => {
   it('refuses an http PUBLIC_URL: no Secure cookie, no HSTS (ASVS 3.3.1, 3.4.1, 12.2.1)', () => {
     const message = refusal({ ...production, PUBLIC_URL: 'http://my.soundid.example' });
     expect(message).toMatch(/PUBLIC_URL: must be https:\/\/ in production/);
+    expect(refusal({ ...production, PUBLIC_URL: 'ftp://my.soundid.example' })).toMatch(/PUBLIC_URL: must be https/);
+    // Not a URL at all: the URL rule names it, and nothing throws on the way.
+    expect(refusal({ ...production, PUBLIC_URL: 'my.soundid.example' })).toMatch(/PUBLIC_URL: Invalid URL/);
     // Outside production a plain http URL stays fine (local development).
     expect(loadConfig({ DATA_DIR: dataDir(), PUBLIC_URL: 'http://localhost:3000' }).publicUrl).toBe(
       'http://localhost:3000',

@@ -131,7 +131,7 @@ const envSchema = z
       if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required in production' });
     }
     // Production refuses what a guess or a network observer would open (ADR 0027).
-    if (env.PUBLIC_URL && new URL(env.PUBLIC_URL).protocol !== 'https:') {
+    if (env.PUBLIC_URL && URL.canParse(env.PUBLIC_URL) && new URL(env.PUBLIC_URL).protocol !== 'https:') {
       ctx.addIssue({
         code: 'custom',
         path: ['PUBLIC_URL'],
