@@ -8,8 +8,9 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
 /**
- * The real service as a child process on a PostgreSQL database, for the suites that kill it,
- * cut it off or run two of it (faults, scale-out), and the throwaway databases they use.
+ * The real service as a child process on a PostgreSQL database or the embedded PGlite, for the
+ * suites that kill it, cut it off, run two of it or expect it to refuse (faults, scale-out), and
+ * the throwaway databases they use.
  */
 const serverEntry = fileURLToPath(new URL('../src/server.ts', import.meta.url));
 
