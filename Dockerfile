@@ -1,8 +1,9 @@
 # syntax=docker/dockerfile:1
 # Multi-stage build of the whole system: the SPA is built once, the service runs from source
-# with tsx (ADR 0001), as a non-root user.
+# with tsx (ADR 0001), as a non-root user, on Node 24, the current LTS (ADR 0027; CI runs the unit
+# suites on it too).
 
-FROM node:20.19-bookworm-slim AS deps
+FROM node:24-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 COPY packages/contracts/package.json packages/contracts/
@@ -15,7 +16,8 @@ COPY . .
 # Then only what runs: no bundler, test runner or linter in the image (node_modules 585 → 154 MB).
 RUN npm run build -w apps/web && npm prune --omit=dev
 
-FROM node:20.19-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
+# All interfaces inside the container (the service's own default is 127.0.0.1, ADR 0027).
 ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0
 WORKDIR /app
 COPY --from=build /app/node_modules node_modules

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
 import { redactUrl } from '@soundid/contracts';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerFactory } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config, RedirectTarget } from './config';
 import type { Database, DatabaseHandle } from './db/client';
@@ -51,6 +51,8 @@ export interface AppOptions {
   logger?: boolean;
   /** Where the log goes instead of stdout (tests read what was logged). */
   logStream?: { write(line: string): void };
+  /** A server already listening (server.ts binds the port before migrating, ADR 0027). */
+  serverFactory?: FastifyServerFactory;
 }
 
 export interface AppDeps {
@@ -97,6 +99,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT,
     frameworkErrors: answerFrameworkError,
     trustProxy: config.trustProxy,
+    ...(options.serverFactory && { serverFactory: options.serverFactory }),
     logger:
       options.logger === false
         ? false

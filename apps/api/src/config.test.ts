@@ -2,7 +2,9 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { freePort, startRefusedService } from '../test/service-process';
 import { ConfigError, loadConfig } from './config';
+import { estimatedSecretBits, secretWeakness } from './lib/secret-strength';
 
 const dataDir = () => mkdtempSync(path.join(tmpdir(), 'soundid-config-'));
 
@@ -41,4 +43,145 @@ describe('loadConfig', () => {
       }
     }
   });
+
+  it('listens on loopback unless HOST says otherwise: the dev mailbox is not on the network (ASVS 13.4.2)', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).host).toBe('127.0.0.1');
+    expect(loadConfig({ DATA_DIR: dataDir(), NODE_ENV: 'test' }).host).toBe('127.0.0.1');
+    expect(loadConfig({ ...production, DATA_DIR: dataDir() }).host).toBe('127.0.0.1');
+    expect(loadConfig({ DATA_DIR: dataDir(), HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+  });
+
+  it('refuses a partial Stripe configuration in every environment, naming each missing variable', () => {
+    for (const NODE_ENV of ['development', 'test', 'production']) {
+      const message = refusal({
+        ...(NODE_ENV === 'production' ? production : {}),
+        NODE_ENV,
+        STRIPE_SECRET_KEY: 'sk_live_51HxQfVK0123abcdefXYZ',
+      });
+      expect(message).toMatch(/STRIPE_PUBLISHABLE_KEY: is required with the other STRIPE_\*/);
+      expect(message).toMatch(/STRIPE_WEBHOOK_SECRET: is required with the other STRIPE_\*/);
+      expect(message).not.toMatch(/STRIPE_SECRET_KEY/);
+    }
+    expect(loadConfig({ DATA_DIR: dataDir(), ...stripe }).stripe).toMatchObject({
+      secretKey: stripe.STRIPE_SECRET_KEY,
+    });
+  });
+});
+
+/** Strong values, as `openssl rand` gives them: the production configuration every refusal below starts from. */
+const production = {
+  NODE_ENV: 'production',
+  DATABASE_URL: 'postgres://unused@127.0.0.1:1/unused',
+  PUBLIC_URL: 'https://my.soundid.example',
+  SESSION_SECRET: 'UHUb7cHgYV9hL+jjREx5I6aSnANGdLi5zN/M7IuX96M=',
+  ADMIN_TOKEN: '05e9d0817ea2d7e023693c91c58cf4959fc3a7d0a8b5318a186ca762b9084223',
+  SMTP_URL: 'smtp://mail.example.com:587',
+};
+const stripe = {
+  STRIPE_SECRET_KEY: 'sk_live_51HxQfVK0123abcdefXYZ',
+  STRIPE_PUBLISHABLE_KEY: 'pk_live_51HxQfVK0123abcdefXYZ',
+  STRIPE_WEBHOOK_SECRET: 'whsec_oLt4PllKB6oJYW9wRX7gIQP2KSJzt1EE',
+};
+
+/** The message loadConfig refuses the environment with (fails the test when it is accepted). */
+function refusal(env: Record<string, string>): string {
+  try {
+    loadConfig({ DATA_DIR: dataDir(), ...env });
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error(`accepted: ${JSON.stringify(env)}`);
+}
+
+describe('production refuses unsafe configuration (ADR 0027)', () => {
+  it('starts with strong, distinct secrets and an https PUBLIC_URL', () => {
+    const config = loadConfig({ ...production, DATA_DIR: dataDir(), ...stripe });
+    expect(config.isProduction).toBe(true);
+    expect(config.stripe?.webhookSecret).toBe(stripe.STRIPE_WEBHOOK_SECRET);
+  });
+
+  it('refuses an http PUBLIC_URL: no Secure cookie, no HSTS (ASVS 3.3.1, 3.4.1, 12.2.1)', () => {
+    const message = refusal({ ...production, PUBLIC_URL: 'http://my.soundid.example' });
+    expect(message).toMatch(/PUBLIC_URL: must be https:\/\/ in production/);
+    expect(refusal({ ...production, PUBLIC_URL: 'ftp://my.soundid.example' })).toMatch(/PUBLIC_URL: must be https/);
+    // Not a URL at all: the URL rule names it, and nothing throws on the way.
+    expect(refusal({ ...production, PUBLIC_URL: 'my.soundid.example' })).toMatch(/PUBLIC_URL: Invalid URL/);
+    // Outside production a plain http URL stays fine (local development).
+    expect(loadConfig({ DATA_DIR: dataDir(), PUBLIC_URL: 'http://localhost:3000' }).publicUrl).toBe(
+      'http://localhost:3000',
+    );
+  });
+
+  // ASVS 11.5.1: non-guessable values carry at least 128 bits of entropy; ASVS 13.2.3: no
+  // default or placeholder credentials.
+  it.each([
+    ['SESSION_SECRET', 'a'.repeat(32), /only 1 distinct characters/],
+    ['SESSION_SECRET', 'abcdefgh'.repeat(6), /8-character pattern repeated/],
+    ['SESSION_SECRET', 'xK9#mQ2$'.repeat(5), /8-character pattern repeated/],
+    ['SESSION_SECRET', 'abababababababababababababababab', /only 2 distinct characters/],
+    ['SESSION_SECRET', 'session-secret-0000000000000-prod', /repeats one character 13 times in a row/],
+    ['SESSION_SECRET', 'changemechangemexchangemechangeme', /about \d+ bits of entropy/],
+    ['ADMIN_TOKEN', 'a'.repeat(24), /only 1 distinct characters/],
+    ['ADMIN_TOKEN', 'admin-token-admin-token-admin', /12-character pattern repeated/],
+    ['ADMIN_TOKEN', 'operator-token-for-production', /about 110 bits of entropy/],
+    ['ADMIN_TOKEN', '6a3a65e56eef9706cf29917502bef318', /about \d+ bits of entropy/],
+  ])('refuses %s = %j, naming the variable (ASVS 11.5.1, 13.2.3)', (name, value, reason) => {
+    const message = refusal({ ...production, [name]: value });
+    expect(message).toContain(`${name}: `);
+    expect(message).toMatch(reason);
+    expect(message).toMatch(/openssl rand -base64 32/);
+  });
+
+  it.each([
+    ['STRIPE_WEBHOOK_SECRET', 'whsec_test'],
+    ['SHOPIFY_WEBHOOK_SECRET', 'shopify'],
+  ])('refuses a guessable %s, which would let anyone sign webhooks (ASVS 11.5.1)', (name, value) => {
+    const shopify = {
+      SHOPIFY_STORE_DOMAIN: 'soundid.myshopify.com',
+      SHOPIFY_STOREFRONT_TOKEN: 'public-storefront-token',
+      SHOPIFY_WEBHOOK_SECRET: 'f1441a9fbe627abddb9e6510733aadd4c824ad9e9d1e5518fdc1df756cc37ffe',
+      SHOPIFY_VOICE_AI_PRODUCT_IDS: 'gid://shopify/Product/7981234567890',
+    };
+    expect(loadConfig({ ...production, DATA_DIR: dataDir(), ...stripe, ...shopify }).shopify).toBeDefined();
+    const message = refusal({ ...production, ...stripe, ...shopify, [name]: value });
+    expect(message).toContain(`${name}: `);
+    // Outside production the sandbox's and the tests' simple secrets stay allowed.
+    expect(loadConfig({ DATA_DIR: dataDir(), ...stripe, ...shopify, [name]: value })).toBeDefined();
+  });
+
+  it('refuses ADMIN_TOKEN equal to SESSION_SECRET: one leak must not open both (ASVS 13.3.2)', () => {
+    const message = refusal({ ...production, ADMIN_TOKEN: production.SESSION_SECRET });
+    expect(message).toMatch(/ADMIN_TOKEN: must differ from SESSION_SECRET/);
+  });
+
+  it('keeps its 128-bit rule documented by the numbers: random 32-byte values pass, placeholders do not', () => {
+    for (const value of [
+      production.SESSION_SECRET,
+      production.ADMIN_TOKEN,
+      'oLt4PllKB6oJYW9wRX7gIQP2KSJzt1EEggEaB1x0g5s=',
+      'f1441a9fbe627abddb9e6510733aadd4c824ad9e9d1e5518fdc1df756cc37ffe',
+    ]) {
+      expect(secretWeakness(value)).toBeUndefined();
+      expect(estimatedSecretBits(value)).toBeGreaterThan(200);
+    }
+    expect(estimatedSecretBits('a'.repeat(64))).toBe(0);
+    expect(estimatedSecretBits('0123456789'.repeat(10))).toBeCloseTo(10 * Math.log2(10));
+  });
+
+  it('a real production start-up with unsafe values exits 1 and names each variable, no stack (ASVS 11.5.1, 3.3.1)', async () => {
+    const port = String(await freePort());
+    const started = await startRefusedService(production.DATABASE_URL, {
+      ...production,
+      PORT: port,
+      PUBLIC_URL: 'http://my.soundid.example',
+      SESSION_SECRET: 'a'.repeat(32),
+      ADMIN_TOKEN: 'a'.repeat(24),
+    });
+    expect(started.code).toBe(1);
+    expect(started.output).toMatch(/PUBLIC_URL: must be https:\/\/ in production/);
+    expect(started.output).toMatch(/SESSION_SECRET: uses only 1 distinct characters/);
+    expect(started.output).toMatch(/ADMIN_TOKEN: uses only 1 distinct characters/);
+    expect(started.output).not.toMatch(/\n\s+at /);
+  }, 120_000);
 });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { secretWeakness } from './lib/secret-strength';
 
 /**
  * The environment, parsed once at start-up. A wrong value stops the process with a
@@ -27,11 +28,20 @@ const redirectTargetsSchema = z.array(
 );
 export type RedirectTarget = z.infer<typeof redirectTargetsSchema>[number];
 
+/** The secrets that open something to whoever guesses them: checked for strength in production. */
+const productionSecretNames = [
+  'SESSION_SECRET',
+  'ADMIN_TOKEN',
+  'STRIPE_WEBHOOK_SECRET',
+  'SHOPIFY_WEBHOOK_SECRET',
+] as const;
+
 const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-    HOST: z.string().default('0.0.0.0'),
+    /** Loopback unless set: the dev mailbox shows every reset link (ADR 0027). */
+    HOST: z.string().default('127.0.0.1'),
     PUBLIC_URL: optionalString.pipe(z.url().optional()),
     DATA_DIR: z.string().default('./data'),
     DATABASE_URL: optionalString.pipe(z.url().optional()),
@@ -109,9 +119,38 @@ const envSchema = z
         if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required with the other SHOPIFY_*' });
       }
     }
+    // Card checkout likewise: a partial setup would take payments it cannot confirm.
+    const stripeNames = ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET'] as const;
+    if (stripeNames.some((name) => env[name])) {
+      for (const name of stripeNames) {
+        if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required with the other STRIPE_*' });
+      }
+    }
     if (env.NODE_ENV !== 'production') return;
     for (const name of ['SESSION_SECRET', 'DATABASE_URL', 'PUBLIC_URL', 'ADMIN_TOKEN', 'SMTP_URL'] as const) {
       if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required in production' });
+    }
+    // Production refuses what a guess or a network observer would open (ADR 0027).
+    if (env.PUBLIC_URL && URL.canParse(env.PUBLIC_URL) && new URL(env.PUBLIC_URL).protocol !== 'https:') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PUBLIC_URL'],
+        message: 'must be https:// in production (Secure session cookie, HSTS)',
+      });
+    }
+    for (const name of productionSecretNames) {
+      const value = env[name];
+      const weakness = value === undefined ? undefined : secretWeakness(value);
+      if (weakness) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: `${weakness.reason}: use a random value, e.g. openssl rand -base64 32`,
+        });
+      }
+    }
+    if (env.ADMIN_TOKEN && env.ADMIN_TOKEN === env.SESSION_SECRET) {
+      ctx.addIssue({ code: 'custom', path: ['ADMIN_TOKEN'], message: 'must differ from SESSION_SECRET' });
     }
   });
 

@@ -1,24 +1,66 @@
 import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { type Config, ConfigError, loadConfig } from './config';
-import { openDatabase } from './db/client';
+import { type DatabaseHandle, openDatabase } from './db/client';
 import { seedDemoData } from './features/licences/demo-seed';
 import { systemClock, systemRandom } from './lib/clock';
+import { acquireDataDirLock, type DataDirLock, DataDirLocked } from './lib/data-dir-lock';
+import { bindPort, type PortGate, PortTaken } from './lib/port-gate';
+import { securityHeadersOf } from './plugins/security-headers';
 
-/** Reads the configuration, migrates the database and listens: the only module that does. */
+/**
+ * Reads the configuration, binds the port, takes the data directory (embedded database only),
+ * migrates and listens: the only module that does. The order is ADR 0027's: a port or a data
+ * directory already in use stops the start-up before the database is opened.
+ */
 async function main(): Promise<void> {
   let config: Config;
   try {
     config = loadConfig();
   } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
+    if (error instanceof ConfigError) refuse(error.message);
     throw error;
   }
 
-  const database = await openDatabase(
+  let gate: PortGate | undefined;
+  let lock: DataDirLock | undefined;
+  let database: DatabaseHandle | undefined;
+  let app: FastifyInstance | undefined;
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app?.log.info({ signal }, 'shutting down');
+    await gate?.close();
+    await app?.close();
+    await database?.close();
+    lock?.release();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  // However the process ends short of SIGKILL, the directory is not left marked as taken.
+  process.on('exit', () => lock?.release());
+
+  try {
+    gate = await bindPort(config.port, config.host, securityHeadersOf(config));
+  } catch (error) {
+    if (error instanceof PortTaken) refuse(error.message);
+    throw error;
+  }
+  const { port } = gate.server.address() as { port: number };
+
+  if (!config.databaseUrl) {
+    try {
+      lock = acquireDataDirLock(config.dataDir, { port });
+    } catch (error) {
+      if (error instanceof DataDirLocked) refuse(error.message);
+      throw error;
+    }
+  }
+
+  database = await openDatabase(
     config.databaseUrl
       ? { kind: 'postgres', url: config.databaseUrl }
       : { kind: 'pglite', dataDir: path.join(config.dataDir, 'pgdata') },
@@ -32,21 +74,11 @@ async function main(): Promise<void> {
         random: systemRandom,
         appScheme: config.appLoginScheme,
       });
-  const app = await buildApp({ config, database });
+  app = await buildApp({ config, database, serverFactory: gate.serverFactory });
+  await app.ready();
+  if (closing) return;
+  gate.open();
 
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down');
-    await app.close();
-    await database.close();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-
-  await app.listen({ port: config.port, host: config.host });
   const lines = [`My SoundID is running on ${config.publicUrl} (database: ${database.kind})`];
   if (!config.isProduction) {
     if (!config.smtpUrl)
@@ -57,6 +89,12 @@ async function main(): Promise<void> {
     if (demo) lines.push('', ...demo);
   }
   console.log(`\n${lines.join('\n')}\n`);
+}
+
+/** A start-up refused for a reason the operator can act on: the message, no stack trace, exit 1. */
+function refuse(message: string): never {
+  console.error(message);
+  process.exit(1);
 }
 
 main().catch((error) => {

@@ -8,8 +8,9 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
 /**
- * The real service as a child process on a PostgreSQL database, for the suites that kill it,
- * cut it off or run two of it (faults, scale-out), and the throwaway databases they use.
+ * The real service as a child process on a PostgreSQL database or the embedded PGlite, for the
+ * suites that kill it, cut it off, run two of it or expect it to refuse (faults, scale-out), and
+ * the throwaway databases they use.
  */
 const serverEntry = fileURLToPath(new URL('../src/server.ts', import.meta.url));
 
@@ -31,24 +32,16 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Starts the service and waits until /api/ready answers. */
-export async function startService(databaseUrl: string, env: Record<string, string>): Promise<ServiceProcess> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'development',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: url,
-      DATABASE_URL: databaseUrl,
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'soundid-service-')),
-      LOG_LEVEL: 'silent',
-      ...env,
-    },
-    stdio: 'ignore',
-  });
+/**
+ * Starts the service and waits until /api/ready answers: on the PostgreSQL database given, or
+ * (undefined) on the embedded PGlite in env.DATA_DIR (a fresh directory when unset). env.PORT
+ * picks the port (a free one otherwise).
+ */
+export async function startService(
+  databaseUrl: string | undefined,
+  env: Record<string, string>,
+): Promise<ServiceProcess> {
+  const { child, url, output } = await spawnService(databaseUrl, env);
   const exited = new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) resolve();
     else child.once('exit', () => resolve());
@@ -57,7 +50,8 @@ export async function startService(databaseUrl: string, env: Record<string, stri
     child.kill(name);
     await exited;
   };
-  for (let i = 0; i < 300; i++) {
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`service exited with code ${child.exitCode}:\n${output()}`);
     try {
       if ((await fetch(`${url}/api/ready`)).ok) {
         return { url, child, kill: () => signal('SIGKILL'), stop: () => signal('SIGTERM') };
@@ -68,7 +62,56 @@ export async function startService(databaseUrl: string, env: Record<string, stri
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   await signal('SIGKILL');
-  throw new Error('service did not start');
+  throw new Error(`service did not start:\n${output()}`);
+}
+
+/**
+ * Starts the service expecting it to refuse: waits (at most timeoutMs) for it to exit and
+ * returns its exit code (null: still running at the deadline, then killed) and what it printed.
+ */
+export async function startRefusedService(
+  databaseUrl: string | undefined,
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<{ code: number | null; output: string }> {
+  const { child, output } = await spawnService(databaseUrl, env);
+  const code = await new Promise<number | null>((resolve) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      resolve(null);
+    }, timeoutMs);
+    child.once('exit', (exitCode) => {
+      clearTimeout(timer);
+      resolve(exitCode);
+    });
+  });
+  return { code, output: output() };
+}
+
+async function spawnService(
+  databaseUrl: string | undefined,
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; url: string; output(): string }> {
+  const port = env.PORT ? Number(env.PORT) : await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'development',
+      HOST: '127.0.0.1',
+      PUBLIC_URL: url,
+      DATABASE_URL: databaseUrl ?? '',
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'soundid-service-')),
+      LOG_LEVEL: 'silent',
+      ...env,
+      PORT: String(port),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const chunks: string[] = [];
+  child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => chunks.push(chunk.toString()));
+  return { child, url, output: () => chunks.join('') };
 }
 
 /** A database of its own on the TEST_DATABASE_URL server, dropped (with its connections) after. */
