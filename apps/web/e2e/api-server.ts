@@ -52,14 +52,14 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, timeoutMs: nu
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`The API exited with code ${child.exitCode} before it was healthy`);
     try {
-      const response = await fetch(`${baseUrl}/api/health`);
+      const response = await fetch(`${baseUrl}/api/ready`);
       if (response.ok) return;
     } catch {
       // Not listening yet.
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  throw new Error(`The API did not answer ${baseUrl}/api/health within ${timeoutMs} ms`);
+  throw new Error(`The API was not ready (${baseUrl}/api/ready) within ${timeoutMs} ms`);
 }
 
 /**

@@ -9,7 +9,11 @@ describe('port gate', () => {
     const { port } = gate.server.address() as { port: number };
     const base = `http://127.0.0.1:${port}`;
     try {
-      for (const url of ['/api/ready', '/api/health', '/api/accounts/LoginByEmail', '/']) {
+      // Liveness: the process is up, and says it is starting (no restart during a long migration).
+      const health = await fetch(`${base}/api/health`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toEqual({ Success: true, Result: { Status: 'starting' } });
+      for (const url of ['/api/ready', '/api/accounts/LoginByEmail', '/']) {
         const res = await fetch(`${base}${url}`, { method: url.includes('Login') ? 'POST' : 'GET' });
         expect(res.status).toBe(503);
         expect(res.headers.get('cache-control')).toBe('no-store');

@@ -6,7 +6,7 @@ import { Fault } from './fault';
  * The service's port, bound before anything else happens (ADR 0027): a port already taken
  * stops the start-up before the data directory is locked or the database opened, migrated or
  * seeded. Until the service is built and its database migrated, every request (readiness probe
- * included) gets a 503 ServiceUnavailable Fault; then Fastify, given this server through its
+ * included) gets a 503 ServiceUnavailable Fault, except the liveness probe, which says 'starting'; then Fastify, given this server through its
  * serverFactory option, answers on it.
  */
 export interface PortGate {
@@ -35,6 +35,8 @@ export class PortTaken extends Error {
 }
 
 const notReady = JSON.stringify({ Success: false, Fault: new Fault('ServiceUnavailable').toBody() });
+/** Liveness stays true while starting (docs/api.md: health is "process up"), so a long migration is not restarted. */
+const starting = JSON.stringify({ Success: true, Result: { Status: 'starting' } });
 
 export async function bindPort(port: number, host: string, headers: Record<string, string> = {}): Promise<PortGate> {
   let handler: ((request: http.IncomingMessage, response: http.ServerResponse) => void) | undefined;
@@ -42,6 +44,16 @@ export async function bindPort(port: number, host: string, headers: Record<strin
   const server = http.createServer((request, response) => {
     if (handler) return handler(request, response);
     request.resume();
+    if (request.method === 'GET' && request.url === '/api/health') {
+      response.writeHead(200, {
+        ...headers,
+        'content-type': 'application/json; charset=utf-8',
+        'cache-control': 'no-store',
+        connection: 'close',
+      });
+      response.end(starting);
+      return;
+    }
     response.writeHead(503, {
       ...headers,
       'content-type': 'application/json; charset=utf-8',
