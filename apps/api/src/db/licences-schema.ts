@@ -70,6 +70,8 @@ export const DEACTIVATION_CAUSES = ['customer', 'app', 'key-removed', 'licence-r
 export type DeactivationCause = (typeof DEACTIVATION_CAUSES)[number];
 export const COUNTED_DEACTIVATION_CAUSES = ['customer', 'app', 'key-removed'] as const satisfies DeactivationCause[];
 export type CountedDeactivationCause = (typeof COUNTED_DEACTIVATION_CAUSES)[number];
+/** A key's history also records the activations that ended with their customer's account. */
+export type KeyDeactivationCause = CountedDeactivationCause | 'account-deleted';
 
 /**
  * One activation of a machine. Deactivation keeps the row (deactivated_at, cause); the counted
@@ -117,7 +119,7 @@ export const keyDeactivations = pgTable(
     /** The device whose activation ended; no reference, so the charge outlives the device row. */
     deviceId: uuid('device_id').notNull(),
     deactivatedAt: ts('deactivated_at').notNull(),
-    cause: text('cause').$type<CountedDeactivationCause>().notNull(),
+    cause: text('cause').$type<KeyDeactivationCause>().notNull(),
   },
   (t) => [
     uniqueIndex('key_deactivations_key_device_key').on(t.keyId, t.deviceId),

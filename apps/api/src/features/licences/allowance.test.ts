@@ -109,6 +109,24 @@ describe('the deactivation allowance belongs to the key (ASVS 2.3.2)', () => {
     expect(await activeDeviceIds(bob)).toHaveLength(3);
   });
 
+  it('deleting the account ends its activations, and they count for whoever registers the key next', async () => {
+    const email = 'ann.leaving@example.com';
+    const ann = await signUpVerified(t, email);
+    const key = await issueKey(t, 'sid-reference');
+    expect((await register(key, ann)).statusCode).toBe(200);
+    await fillSeats(ann, 'leaving');
+    await t.call('/api/accounts/DeleteAccount', {}, ann);
+    const link = await t.lastLinkToken(email);
+    expect((await t.call('/api/accounts/DeleteAccountConfirm', { token: link })).statusCode).toBe(200);
+
+    const bob = await signUpVerified(t, 'bob.after@example.com');
+    expect((await register(key, bob)).statusCode).toBe(200);
+    // Ann's three machines were released with her account: seven deactivations are left.
+    await useDeactivations(bob, DEVICE_DEACTIVATION_LIMIT - 3, 'after');
+    expect((await activate(t, bob, PRODUCT, 'after-last')).statusCode).toBe(200);
+    expect(faultOf(await deactivateApp(bob, 'after-last'))).toBe('KeyRevokeOverLimit');
+  });
+
   it('removing and registering again is no way around the allowance: the machines a removal releases count', async () => {
     const email = 'ann.cycle@example.com';
     const ann = await signUpVerified(t, email);

@@ -203,3 +203,19 @@ export async function deactivate(
     )
     .onConflictDoNothing();
 }
+
+/**
+ * Before a customer's account is deleted (its licences and devices go with it): each activation
+ * still running is charged to the keys they hold of its product, as a deactivation. Deletion is
+ * never refused, but the next owner of a key finds those releases in its history (ADR 0030).
+ */
+export async function chargeActivationsOfDeletedCustomer(tx: Transaction, userId: string, at: Date): Promise<void> {
+  await tx.execute(sql`
+    insert into ${keyDeactivations} (key_id, device_id, deactivated_at, cause)
+    select k.id, d.id, ${at.toISOString()}::timestamptz, 'account-deleted'
+    from ${devices} d
+    join ${licences} l on l.id = d.licence_id
+    join ${licenceKeysTable} k on k.user_id = l.user_id and k.product_code = l.product_code
+    where d.user_id = ${userId} and d.deactivated_at is null
+    on conflict do nothing`);
+}
