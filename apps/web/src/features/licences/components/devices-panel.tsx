@@ -8,6 +8,7 @@ import { isFault } from '../../../lib/api-errors';
 import { notify } from '../../../lib/notifications';
 import { useReloadLicences } from '../api/get-account-licences';
 import { useInvokeAction } from '../api/invoke-action';
+import { ActionError } from './action-error';
 import { ConfirmStep } from './confirm-step';
 import { ExternalAwareLink } from './info-links';
 import { Panel } from './panel';
@@ -54,7 +55,7 @@ export function DevicesPanel({
 
   return (
     <Panel id={id} heading={text.heading(productName)} onClose={onClose}>
-      {deactivation.error && <DeactivationError error={deactivation.error} />}
+      {deactivation.error && <ActionError error={deactivation.error} />}
       {devices.length === 0 ? (
         <p className="licence-panel__empty">
           {licenceMessages.noDevices}{' '}
@@ -116,17 +117,4 @@ export function DevicesPanel({
       )}
     </Panel>
   );
-}
-
-/** KeyRevokeOverLimit has its Learn more link; other faults show their message. */
-function DeactivationError({ error }: { error: Error }) {
-  const helpLink = FAULT_HELP_LINKS.KeyRevokeOverLimit;
-  if (helpLink && isFault(error, 'KeyRevokeOverLimit')) {
-    return (
-      <FormMessage tone="error">
-        {error.message} <ExternalAwareLink href={helpLink}>{coreText.learnMore}</ExternalAwareLink>
-      </FormMessage>
-    );
-  }
-  return <FormMessage tone="error">{error.message}</FormMessage>;
 }
