@@ -1,10 +1,8 @@
-import { type Device, FAULT_HELP_LINKS, formatDeviceDate, licenceMessages } from '@soundid/contracts';
-import { text as coreText, licencesText } from '@soundid/contracts/ui-text';
+import { type Device, formatDeviceDate, licenceMessages } from '@soundid/contracts';
+import { licencesText } from '@soundid/contracts/ui-text';
 import { useState } from 'react';
 import { Button } from '../../../components/button';
-import { FormMessage } from '../../../components/form-message';
 import { licenceHelpLinks } from '../../../config/external-links';
-import { isFault } from '../../../lib/api-errors';
 import { notify } from '../../../lib/notifications';
 import { useReloadLicences } from '../api/get-account-licences';
 import { useInvokeAction } from '../api/invoke-action';

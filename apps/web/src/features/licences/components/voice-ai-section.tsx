@@ -3,7 +3,6 @@ import { historyText, licencesText } from '@soundid/contracts/ui-text';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../../components/button';
-import { FormMessage } from '../../../components/form-message';
 import { notify } from '../../../lib/notifications';
 import { voiceAiActivatePath } from '../activation-paths';
 import { useReloadLicences } from '../api/get-account-licences';
