@@ -62,12 +62,22 @@ export const licences = pgTable(
   (t) => [uniqueIndex('licences_user_product_key').on(t.userId, t.productCode)],
 );
 
-export const DEACTIVATION_CAUSES = ['customer', 'app', 'licence-removed'] as const;
+/**
+ * Why an activation ended: by the customer (devices panel), by the app, because the customer
+ * removed a key and the seats left could not hold it ('key-removed'), or by the service for a
+ * reason of its own ('licence-removed', e.g. a licence revoked). All but the last are counted
+ * deactivations (ADR 0030).
+ */
+export const DEACTIVATION_CAUSES = ['customer', 'app', 'key-removed', 'licence-removed'] as const;
 export type DeactivationCause = (typeof DEACTIVATION_CAUSES)[number];
+export const COUNTED_DEACTIVATION_CAUSES = ['customer', 'app', 'key-removed'] as const satisfies DeactivationCause[];
+export type CountedDeactivationCause = (typeof COUNTED_DEACTIVATION_CAUSES)[number];
+/** A key's history also records the activations that ended with their customer's account. */
+export type KeyDeactivationCause = CountedDeactivationCause | 'account-deleted';
 
 /**
- * One activation of a machine. Deactivation keeps the row (deactivated_at, cause): customer and
- * app deactivations count towards the deactivation limit. One active row per machine.
+ * One activation of a machine. Deactivation keeps the row (deactivated_at, cause); the counted
+ * ones are also charged to the licence's keys (key_deactivations). One active row per machine.
  */
 export const devices = pgTable(
   'devices',
@@ -92,6 +102,30 @@ export const devices = pgTable(
     uniqueIndex('devices_active_machine_key').on(t.licenceId, t.machineId).where(sql`${t.deactivatedAt} is null`),
     index('devices_licence_idx').on(t.licenceId, t.activatedAt),
     index('devices_user_idx').on(t.userId),
+  ],
+);
+
+/**
+ * The deactivation history of a key (ADR 0030): one row per counted deactivation made while the
+ * key was in a customer's licence. It belongs to the key, so it outlives the key's removal, its
+ * registration by another customer and the deletion of the account: a licence's used allowance
+ * is the largest of its own count and its keys' counts in the window.
+ */
+export const keyDeactivations = pgTable(
+  'key_deactivations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    keyId: uuid('key_id')
+      .notNull()
+      .references(() => licenseKeys.id, { onDelete: 'cascade' }),
+    /** The device whose activation ended; no reference, so the charge outlives the device row. */
+    deviceId: uuid('device_id').notNull(),
+    deactivatedAt: ts('deactivated_at').notNull(),
+    cause: text('cause').$type<KeyDeactivationCause>().notNull(),
+  },
+  (t) => [
+    uniqueIndex('key_deactivations_key_device_key').on(t.keyId, t.deviceId),
+    index('key_deactivations_key_idx').on(t.keyId, t.deactivatedAt),
   ],
 );
 
@@ -130,4 +164,5 @@ export const campaignSerials = pgTable(
 export type LicenseKeyRow = typeof licenseKeys.$inferSelect;
 export type LicenceRow = typeof licences.$inferSelect;
 export type DeviceRow = typeof devices.$inferSelect;
+export type KeyDeactivationRow = typeof keyDeactivations.$inferSelect;
 export type UpgradeCodeRow = typeof upgradeCodes.$inferSelect;

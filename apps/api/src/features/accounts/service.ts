@@ -19,6 +19,7 @@ import { actionTokens, sessions, socialAccounts, users } from '../../db/schema';
 import { BoundedQueue } from '../../lib/bounded-queue';
 import type { Clock } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
+import { chargeActivationsOfDeletedCustomer } from '../licences/repo';
 import type { Mailer } from '../mail/mailer';
 import type { ActionTokenService, TokenFaults } from './action-tokens';
 import type { AttemptLimiter, LimitRule } from './attempt-limits';
@@ -549,6 +550,7 @@ export class AccountService {
       const user = row.userId ? await findUserById(tx, row.userId) : undefined;
       if (!user) throw new Fault('AccountDeletionTokenAlreadyUsed');
       await tx.delete(actionTokens).where(and(eq(actionTokens.userId, user.id), ne(actionTokens.id, row.id)));
+      await chargeActivationsOfDeletedCustomer(tx, user.id, this.deps.clock.now());
       await tx.delete(users).where(eq(users.id, user.id));
       return user.email;
     });

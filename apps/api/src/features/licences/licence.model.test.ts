@@ -1,11 +1,11 @@
 import { DEVICE_DEACTIVATION_LIMIT, DEVICE_DEACTIVATION_WINDOW_DAYS, REFERENCE_TRIAL_DAYS } from '@soundid/contracts';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, signUpVerified } from '../../../test/accounts-flow';
 import { withInvariants } from '../../../test/model-commands';
 import { createTestApp, type TestApp } from '../../../test/test-app';
-import { devices } from '../../db/licences-schema';
+import { COUNTED_DEACTIVATION_CAUSES, devices } from '../../db/licences-schema';
 import { users } from '../../db/schema';
 import { activate, getAction, licenceList, ownKey, signIn } from './test-helpers';
 
@@ -28,7 +28,7 @@ interface Model {
   trialStarted: boolean;
   /** Active machines, oldest activation first, with their device ids. */
   active: { machine: string; deviceId: string; activatedAt: number }[];
-  /** When each counted deactivation (customer or app) happened. */
+  /** When each counted deactivation (customer, app, or a machine a key's removal released) happened. */
   deactivations: number[];
 }
 
@@ -48,15 +48,20 @@ afterAll(() => t.close());
 
 const now = () => t.clock.now().getTime();
 
-function seats(m: Model): number {
-  if (m.keys > 0) return m.keys * SEATS_PER_KEY;
+function seatsWith(m: Model, keys: number): number {
+  if (keys > 0) return keys * SEATS_PER_KEY;
   return m.trialEndsAt !== null && m.trialEndsAt > now() ? SEATS_PER_KEY : 0;
 }
 
-function isUnderDeactivationLimit(m: Model): boolean {
+const seats = (m: Model) => seatsWith(m, m.keys);
+
+/** Counted deactivations (by customer, app or a key's removal) left in the rolling window. */
+function deactivationsLeft(m: Model): number {
   const since = now() - DEVICE_DEACTIVATION_WINDOW_DAYS * DAY_MS;
-  return m.deactivations.filter((at) => at > since).length < DEVICE_DEACTIVATION_LIMIT;
+  return DEVICE_DEACTIVATION_LIMIT - m.deactivations.filter((at) => at > since).length;
 }
+
+const isUnderDeactivationLimit = (m: Model) => deactivationsLeft(m) > 0;
 
 const machines = fc.constantFrom('mac-studio', 'mac-laptop', 'win-tower', 'win-laptop', 'linux-box', 'spare-mac');
 
@@ -76,10 +81,18 @@ class RemoveKey implements fc.AsyncCommand<Model, Real> {
     const product = (await licenceList(r.t, r.token)).ReferenceProducts.Products[0];
     const key = product.LicenseKeys[this.pick % product.LicenseKeys.length];
     const res = await getAction(r.t, key.ActionButtons[0].ExternalRequest.Url, r.token);
+    // The newest activations beyond the seats that remain end, and count (ADR 0030): a removal
+    // the allowance cannot cover is refused and changes nothing.
+    const kept = m.active.slice(0, seatsWith(m, m.keys - 1));
+    const released = m.active.length - kept.length;
+    if (released > deactivationsLeft(m)) {
+      expect(faultOf(res)).toBe('KeyRevokeOverLimit');
+      return;
+    }
     expect(res.json().Result.Message).toBe('License removed successfully.');
     m.keys -= 1;
-    // The newest activations beyond the seats that remain end, uncounted.
-    m.active = m.active.slice(0, seats(m));
+    m.active = kept;
+    for (let i = 0; i < released; i++) m.deactivations.push(now());
   }
   toString = () => `removeKey(${this.pick})`;
 }
@@ -191,6 +204,20 @@ async function assertInvariants(m: Model, r: Real): Promise<void> {
   expect(rows.map((row) => row.id).sort()).toEqual(m.active.map((d) => d.deviceId).sort());
   const max = seats(m);
   if (max > 0) expect(rows.length).toBeLessThanOrEqual(max);
+  // Every release of a machine the customer caused counts, and they stay within the limit.
+  const since = new Date(now() - DEVICE_DEACTIVATION_WINDOW_DAYS * DAY_MS);
+  const counted = await r.t.database.db
+    .select({ id: devices.id })
+    .from(devices)
+    .where(
+      and(
+        eq(devices.userId, r.userId),
+        gt(devices.deactivatedAt, since),
+        inArray(devices.deactivationCause, [...COUNTED_DEACTIVATION_CAUSES]),
+      ),
+    );
+  expect(counted.length).toBe(DEVICE_DEACTIVATION_LIMIT - deactivationsLeft(m));
+  expect(counted.length).toBeLessThanOrEqual(DEVICE_DEACTIVATION_LIMIT);
   const product = (await licenceList(r.t, r.token)).ReferenceProducts.Products.find(
     (p: { ProductName: string }) => p.ProductName === PRODUCT,
   );
@@ -216,6 +243,20 @@ const commands = [
   fc.integer({ min: 1, max: 25 }).map((days) => new AdvanceDays(days)),
 ].map((arbitrary) => arbitrary.map((command) => withInvariants(command, assertInvariants)));
 
+/**
+ * A run the seeded ones may miss, always checked first: a removal that releases machines, which
+ * count towards the allowance (ADR 0030).
+ */
+const removalReleasingMachines = [
+  new RegisterKey(),
+  new Activate('mac-studio'),
+  new Activate('win-tower'),
+  new Deactivate('mac-studio', 'app'),
+  new RemoveKey(0),
+  new RegisterKey(),
+  new Activate('linux-box'),
+].map((command) => withInvariants(command, assertInvariants));
+
 describe('licence state machine', () => {
   it('agrees with the model and keeps its invariants after every command', async () => {
     await fc.assert(
@@ -230,7 +271,7 @@ describe('licence state machine', () => {
         });
         await fc.asyncModelRun(setup, cmds);
       }),
-      { numRuns: RUNS, seed: 6_2026 },
+      { numRuns: RUNS, seed: 6_2026, examples: [[removalReleasingMachines]] },
     );
   });
 });

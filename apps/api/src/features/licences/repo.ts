@@ -1,9 +1,12 @@
 import { and, asc, count, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Queryable, Transaction } from '../../db/client';
 import {
+  COUNTED_DEACTIVATION_CAUSES,
+  type CountedDeactivationCause,
   type DeactivationCause,
   type DeviceRow,
   devices,
+  keyDeactivations,
   type LicenceRow,
   type LicenseKeyRow,
   licenseKeys as licenceKeysTable,
@@ -12,9 +15,24 @@ import {
 
 /** The queries of the licences feature; every one that reads a customer's rows takes the owner. */
 
+/**
+ * A key row, locked when asked. The lock is FOR NO KEY UPDATE: enough to serialise changes of
+ * its owner, and it lets a deactivation that holds a licence lock charge the key
+ * (key_deactivations references it, which takes FOR KEY SHARE) without a deadlock.
+ */
 export async function findKeyByValue(db: Queryable, key: string, lock = false): Promise<LicenseKeyRow | undefined> {
   const query = db.select().from(licenceKeysTable).where(eq(licenceKeysTable.key, key)).limit(1);
-  const [row] = lock ? await query.for('update') : await query;
+  const [row] = lock ? await query.for('no key update') : await query;
+  return row;
+}
+
+/** The customer's key by id, locked like findKeyByValue. */
+export async function lockOwnedKey(tx: Transaction, userId: string, keyId: string): Promise<LicenseKeyRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(licenceKeysTable)
+    .where(and(eq(licenceKeysTable.id, keyId), eq(licenceKeysTable.userId, userId)))
+    .for('no key update');
   return row;
 }
 
@@ -117,25 +135,87 @@ export async function findActiveDevice(
   return row;
 }
 
-/** Deactivations that count towards the limit (by the customer or an app) since a moment. */
-export async function countDeactivationsSince(db: Queryable, licenceId: string, since: Date): Promise<number> {
-  const [row] = await db
+const isCounted = (cause: DeactivationCause): cause is CountedDeactivationCause =>
+  (COUNTED_DEACTIVATION_CAUSES as readonly string[]).includes(cause);
+
+/**
+ * The counted deactivations of a licence since a moment (ADR 0030): the largest of the licence's
+ * own count and the count of each key the customer now holds of its product. A key brings the
+ * history it gathered in any licence, so removing and registering it again resets nothing.
+ */
+export async function usedDeactivations(
+  db: Queryable,
+  licence: Pick<LicenceRow, 'id' | 'userId' | 'productCode'>,
+  since: Date,
+): Promise<number> {
+  const [own] = await db
     .select({ n: count() })
     .from(devices)
     .where(
       and(
-        eq(devices.licenceId, licenceId),
+        eq(devices.licenceId, licence.id),
         gt(devices.deactivatedAt, since),
-        inArray(devices.deactivationCause, ['customer', 'app']),
+        inArray(devices.deactivationCause, [...COUNTED_DEACTIVATION_CAUSES]),
       ),
     );
-  return row?.n ?? 0;
+  const perKey = await db
+    .select({ n: count() })
+    .from(keyDeactivations)
+    .innerJoin(licenceKeysTable, eq(licenceKeysTable.id, keyDeactivations.keyId))
+    .where(
+      and(
+        eq(licenceKeysTable.userId, licence.userId),
+        eq(licenceKeysTable.productCode, licence.productCode),
+        gt(keyDeactivations.deactivatedAt, since),
+      ),
+    )
+    .groupBy(keyDeactivations.keyId);
+  return Math.max(own?.n ?? 0, ...perKey.map((row) => row.n));
 }
 
-export async function deactivate(db: Queryable, deviceIds: string[], at: Date, cause: DeactivationCause) {
+/**
+ * Ends activations of a licence (the caller holds its lock). A counted deactivation is also
+ * charged to every key the customer holds of the product, where it stays (ADR 0030).
+ */
+export async function deactivate(
+  db: Queryable,
+  licence: Pick<LicenceRow, 'userId' | 'productCode'>,
+  deviceIds: string[],
+  at: Date,
+  cause: DeactivationCause,
+): Promise<void> {
   if (deviceIds.length === 0) return;
-  await db
+  const ended = await db
     .update(devices)
     .set({ deactivatedAt: at, deactivationCause: cause })
-    .where(and(inArray(devices.id, deviceIds), isNull(devices.deactivatedAt)));
+    .where(and(inArray(devices.id, deviceIds), eq(devices.userId, licence.userId), isNull(devices.deactivatedAt)))
+    .returning({ id: devices.id });
+  if (ended.length === 0 || !isCounted(cause)) return;
+  const keys = await db
+    .select({ id: licenceKeysTable.id })
+    .from(licenceKeysTable)
+    .where(and(eq(licenceKeysTable.userId, licence.userId), eq(licenceKeysTable.productCode, licence.productCode)));
+  if (keys.length === 0) return;
+  await db
+    .insert(keyDeactivations)
+    .values(
+      keys.flatMap((key) => ended.map((device) => ({ keyId: key.id, deviceId: device.id, deactivatedAt: at, cause }))),
+    )
+    .onConflictDoNothing();
+}
+
+/**
+ * Before a customer's account is deleted (its licences and devices go with it): each activation
+ * still running is charged to the keys they hold of its product, as a deactivation. Deletion is
+ * never refused, but the next owner of a key finds those releases in its history (ADR 0030).
+ */
+export async function chargeActivationsOfDeletedCustomer(tx: Transaction, userId: string, at: Date): Promise<void> {
+  await tx.execute(sql`
+    insert into ${keyDeactivations} (key_id, device_id, deactivated_at, cause)
+    select k.id, d.id, ${at.toISOString()}::timestamptz, 'account-deleted'
+    from ${devices} d
+    join ${licences} l on l.id = d.licence_id
+    join ${licenceKeysTable} k on k.user_id = l.user_id and k.product_code = l.product_code
+    where d.user_id = ${userId} and d.deactivated_at is null
+    on conflict do nothing`);
 }

@@ -22,6 +22,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { Database, Queryable, Transaction } from '../../db/client';
 import {
   campaignSerials,
+  type DeactivationCause,
   type DeviceRow,
   devices,
   type KeySource,
@@ -41,7 +42,6 @@ import { newLicenseKey, normalizeCode } from './codes';
 import { Deeplinks } from './deeplinks';
 import {
   activeDevicesOfLicence,
-  countDeactivationsSince,
   countKeys,
   deactivate,
   findActiveDevice,
@@ -50,6 +50,8 @@ import {
   keysOfUser,
   lockLicenceById,
   lockOrCreateLicence,
+  lockOwnedKey,
+  usedDeactivations,
 } from './repo';
 
 export interface LicenceServiceDeps {
@@ -237,20 +239,17 @@ export class LicenceService {
 
   /**
    * Removes a key from the account (licence, perpetual or expansion pack): the key is released
-   * for registration again, and devices beyond the seats that remain are deactivated.
+   * for registration again, and devices beyond the seats that remain are deactivated. Those
+   * deactivations count: a removal that the allowance cannot cover is refused with
+   * KeyRevokeOverLimit and changes nothing (ADR 0030).
    */
   async removeKey(userId: string, keyId: string, kinds: ProductKind[]): Promise<ActionResult> {
     await this.db.transaction(async (tx) => {
-      const [key] = await tx
-        .select()
-        .from(licenseKeys)
-        .where(and(eq(licenseKeys.id, keyId), eq(licenseKeys.userId, userId)))
-        .for('update');
+      const key = await lockOwnedKey(tx, userId, keyId);
       const product = key && productByCode(key.productCode);
       if (!key || !product || !kinds.includes(product.kind)) throw new Fault('KeyNotFound');
-      const licence = isActivatable(product) ? await lockOrCreateLicence(tx, userId, product.code) : undefined;
+      await this.releaseSeatsOfKey(tx, key, 'key-removed');
       await tx.update(licenseKeys).set({ userId: null, registeredAt: null }).where(eq(licenseKeys.id, key.id));
-      if (licence) await this.releaseSeatsOverLimit(tx, licence, product);
     });
     return {
       Message: kinds.includes('voice-asset-pack')
@@ -259,13 +258,25 @@ export class LicenceService {
     };
   }
 
-  /** After seats shrink, the newest activations beyond them end (not counted as deactivations). */
-  private async releaseSeatsOverLimit(tx: Transaction, licence: LicenceRow, product: Product): Promise<void> {
+  /**
+   * Before an owned key leaves its licence (the caller holds the key's row lock and then changes
+   * its owner): locks the licence and ends its newest activations beyond the seats left without
+   * the key. A counted cause ('key-removed') needs the allowance for them and charges them to
+   * the licence's keys, this one included; 'licence-removed' (the service revoking a licence)
+   * ends them uncounted. Nothing to do for a key of a product that is not activated on devices.
+   */
+  async releaseSeatsOfKey(tx: Transaction, key: LicenseKeyRow, cause: DeactivationCause): Promise<void> {
+    const product = productByCode(key.productCode);
+    if (!key.userId || !product || !isActivatable(product)) return;
+    const licence = await lockOrCreateLicence(tx, key.userId, product.code);
     const now = this.now();
-    const seats = await this.currentSeats(tx, licence.userId, product, licence);
-    const active = await activeDevicesOfLicence(tx, licence.id);
-    const over = active.slice(seats.max).map((d) => d.id);
-    await deactivate(tx, over, now, 'licence-removed');
+    const tokenBalance = (await this.tokenBalance(tx, key.userId, product)) ?? 0;
+    const keysLeft = (await countKeys(tx, key.userId, product.code)) - 1;
+    const seats = seatsOf(product, keysLeft, licence, now, tokenBalance);
+    const over = (await activeDevicesOfLicence(tx, licence.id)).slice(seats.max).map((d) => d.id);
+    if (over.length === 0) return;
+    if (cause !== 'licence-removed') await this.assertUnderDeactivationLimit(tx, licence, over.length);
+    await deactivate(tx, licence, over, now, cause);
   }
 
   // ── Trials and campaigns ────────────────────────────────────────────────
@@ -434,8 +445,8 @@ export class LicenceService {
       const active = await activeDevicesOfLicence(tx, licence.id);
       const device = active.find((d) => d.machineId === machineId);
       if (!device) throw new Fault('DeviceNotFound');
-      await this.assertUnderDeactivationLimit(tx, licence.id);
-      await deactivate(tx, [device.id], this.now(), 'app');
+      await this.assertUnderDeactivationLimit(tx, licence);
+      await deactivate(tx, licence, [device.id], this.now(), 'app');
       const seats = await this.currentSeats(tx, userId, product, licence);
       return { InstancesUsed: active.length - 1, InstancesMax: seats.max };
     });
@@ -451,15 +462,19 @@ export class LicenceService {
       // Read again under the lock: a concurrent deactivation may have ended it.
       const device = await findActiveDevice(tx, userId, deviceId);
       if (!device) throw new Fault('DeviceNotFound');
-      await this.assertUnderDeactivationLimit(tx, licence.id);
-      await deactivate(tx, [device.id], this.now(), 'customer');
+      await this.assertUnderDeactivationLimit(tx, licence);
+      await deactivate(tx, licence, [device.id], this.now(), 'customer');
       return { Message: licenceMessages.deviceDeactivated(device.name) };
     });
   }
 
-  private async assertUnderDeactivationLimit(tx: Transaction, licenceId: string): Promise<void> {
+  /**
+   * Room in the allowance for `count` more deactivations of the licence (locked by the caller):
+   * its used count is the largest of its own and its keys' (ADR 0030).
+   */
+  private async assertUnderDeactivationLimit(tx: Transaction, licence: LicenceRow, count = 1): Promise<void> {
     const since = addDays(this.now(), -DEVICE_DEACTIVATION_WINDOW_DAYS);
-    if ((await countDeactivationsSince(tx, licenceId, since)) >= DEVICE_DEACTIVATION_LIMIT) {
+    if ((await usedDeactivations(tx, licence, since)) + count > DEVICE_DEACTIVATION_LIMIT) {
       throw new Fault('KeyRevokeOverLimit', {
         Limit: String(DEVICE_DEACTIVATION_LIMIT),
         WindowDays: String(DEVICE_DEACTIVATION_WINDOW_DAYS),

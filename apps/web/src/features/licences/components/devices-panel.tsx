@@ -1,13 +1,12 @@
-import { type Device, FAULT_HELP_LINKS, formatDeviceDate, licenceMessages } from '@soundid/contracts';
-import { text as coreText, licencesText } from '@soundid/contracts/ui-text';
+import { type Device, formatDeviceDate, licenceMessages } from '@soundid/contracts';
+import { licencesText } from '@soundid/contracts/ui-text';
 import { useState } from 'react';
 import { Button } from '../../../components/button';
-import { FormMessage } from '../../../components/form-message';
 import { licenceHelpLinks } from '../../../config/external-links';
-import { isFault } from '../../../lib/api-errors';
 import { notify } from '../../../lib/notifications';
 import { useReloadLicences } from '../api/get-account-licences';
 import { useInvokeAction } from '../api/invoke-action';
+import { ActionError } from './action-error';
 import { ConfirmStep } from './confirm-step';
 import { ExternalAwareLink } from './info-links';
 import { Panel } from './panel';
@@ -54,7 +53,7 @@ export function DevicesPanel({
 
   return (
     <Panel id={id} heading={text.heading(productName)} onClose={onClose}>
-      {deactivation.error && <DeactivationError error={deactivation.error} />}
+      {deactivation.error && <ActionError error={deactivation.error} />}
       {devices.length === 0 ? (
         <p className="licence-panel__empty">
           {licenceMessages.noDevices}{' '}
@@ -116,17 +115,4 @@ export function DevicesPanel({
       )}
     </Panel>
   );
-}
-
-/** KeyRevokeOverLimit has its Learn more link; other faults show their message. */
-function DeactivationError({ error }: { error: Error }) {
-  const helpLink = FAULT_HELP_LINKS.KeyRevokeOverLimit;
-  if (helpLink && isFault(error, 'KeyRevokeOverLimit')) {
-    return (
-      <FormMessage tone="error">
-        {error.message} <ExternalAwareLink href={helpLink}>{coreText.learnMore}</ExternalAwareLink>
-      </FormMessage>
-    );
-  }
-  return <FormMessage tone="error">{error.message}</FormMessage>;
 }

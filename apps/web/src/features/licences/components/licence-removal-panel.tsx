@@ -2,10 +2,10 @@ import { licenceMessages } from '@soundid/contracts';
 import { licencesText } from '@soundid/contracts/ui-text';
 import { useState } from 'react';
 import { Button } from '../../../components/button';
-import { FormMessage } from '../../../components/form-message';
 import { notify } from '../../../lib/notifications';
 import { useReloadLicences } from '../api/get-account-licences';
 import { useInvokeAction } from '../api/invoke-action';
+import { ActionError } from './action-error';
 import { ConfirmStep } from './confirm-step';
 import { LicenceKeyPanel, type ProductKeysPanelProps } from './licence-select';
 
@@ -50,7 +50,7 @@ export function LicenceRemovalPanel({ id, productName, keys, onClose }: ProductK
         if (!url) return null;
         return (
           <>
-            {removal.error && <FormMessage tone="error">{removal.error.message}</FormMessage>}
+            {removal.error && <ActionError error={removal.error} />}
             {isAsked ? (
               <ConfirmStep
                 question={text.question}

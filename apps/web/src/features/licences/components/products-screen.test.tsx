@@ -519,6 +519,39 @@ describe('licence removal panel', () => {
   });
 });
 
+describe('removal past the deactivation allowance', () => {
+  // A removal that would release machines the allowance cannot cover is refused (ADR 0030).
+  it('explains KeyRevokeOverLimit with a Learn more link in the licence removal panel', async () => {
+    mockApi({
+      [LIST_PATH]: ok(licenceList()),
+      '/api/actions/licenses/key-R4HP01/remove': fault('KeyRevokeOverLimit', { ExceptionCode: 429 }),
+    });
+    const { user } = await openProducts('/products#remove-Reference4Headphone');
+    const panel = await screen.findByRole('region', { name: 'Remove Reference 4 Headphone Edition' });
+    await user.click(within(panel).getByRole('button', { name: 'Yes, remove license' }));
+    const alert = await within(panel).findByRole('alert');
+    expect(alert).toHaveTextContent('You have reached license deactivation limit.');
+    expect(within(alert).getByRole('link', { name: /Learn more/ })).toHaveAttribute(
+      'href',
+      expect.stringContaining('support'),
+    );
+    expect(notices()).toEqual([]);
+  });
+
+  it('and under Remove Perpetual', async () => {
+    mockApi({
+      [LIST_PATH]: ok(licenceList()),
+      '/api/actions/voice-ai/perpetual/p1/remove': fault('KeyRevokeOverLimit', { ExceptionCode: 429 }),
+    });
+    const { user } = await openProducts();
+    await user.click(screen.getByRole('button', { name: 'Remove Perpetual' }));
+    await user.click(screen.getByRole('button', { name: 'Yes, remove Perpetual' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('You have reached license deactivation limit.');
+    expect(within(alert).getByRole('link', { name: /Learn more/ })).toBeInTheDocument();
+  });
+});
+
 describe('Remove Perpetual', () => {
   it('asks first, and the question closes by itself when a reload no longer carries its URL', async () => {
     const second = voiceAi({

@@ -3,7 +3,6 @@ import { historyText, licencesText } from '@soundid/contracts/ui-text';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../../components/button';
-import { FormMessage } from '../../../components/form-message';
 import { notify } from '../../../lib/notifications';
 import { voiceAiActivatePath } from '../activation-paths';
 import { useReloadLicences } from '../api/get-account-licences';
@@ -11,6 +10,7 @@ import { useInvokeAction } from '../api/invoke-action';
 import { type Panels, panelId, VOICE_AI_PANEL_TARGET } from '../use-panels';
 import { useServerActionLaunch } from '../use-server-action-launch';
 import { ActionButtonView } from './action-button';
+import { ActionError } from './action-error';
 import { AssetPacks } from './asset-packs';
 import { ConfirmStep } from './confirm-step';
 import { DevicesPanel } from './devices-panel';
@@ -152,7 +152,7 @@ function RemovePerpetual({ button }: { button: ActionButton }) {
           {button.ActionText || licenceMessages.removePerpetual}
         </Button>
       )}
-      {removal.error && isAsked && <FormMessage tone="error">{removal.error.message}</FormMessage>}
+      {removal.error && isAsked && <ActionError error={removal.error} />}
     </div>
   );
 }
