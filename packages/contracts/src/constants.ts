@@ -10,6 +10,8 @@ export const PASSWORD_MIN_LENGTH = 8;
 /** ASVS 5.0 6.2.9: at least 64 characters must be accepted. */
 export const PASSWORD_MAX_LENGTH = 128;
 export const EMAIL_MAX_LENGTH = 96;
+/** RFC 5321's limit on the part before the @ (ADR 0031). */
+export const EMAIL_LOCAL_PART_MAX_LENGTH = 64;
 
 export const VERIFICATION_LINK_VALIDITY_HOURS = 24;
 export const PASSWORD_RESET_LINK_VALIDITY_HOURS = 1;
