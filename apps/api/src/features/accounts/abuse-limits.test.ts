@@ -1,3 +1,7 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { faults, MAILS_MAX_PER_MAILBOX, SIGNUP_MAX_PER_CLIENT, SIGNUP_MAX_TOTAL } from '@soundid/contracts';
 import { count, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +16,8 @@ import { clientOf, mailboxOf } from './abuse-limits';
 
 /** The production defaults: '' stands for unset, past the test app's generous values. */
 const DEFAULTS = { SIGNUP_LIMIT_PER_CLIENT: '', SIGNUP_LIMIT_TOTAL: '', MAIL_LIMIT_PER_MAILBOX: '' };
+
+const dataDir = mkdtempSync(path.join(tmpdir(), 'soundid-limits-'));
 
 const register = (t: TestApp, email: string, remoteAddress = '127.0.0.1') =>
   t.app.inject({
@@ -38,7 +44,7 @@ describe('the limits themselves', () => {
     expect(
       loadConfig({
         NODE_ENV: 'test',
-        DATA_DIR: '/tmp/unused',
+        DATA_DIR: dataDir,
         SESSION_SECRET: 'x'.repeat(32),
         ADMIN_TOKEN: 'y'.repeat(24),
       }).abuseLimits,
@@ -52,9 +58,10 @@ describe('the limits themselves', () => {
   it('may be lowered in production, not raised where they protect others; the total is the operator’s', () => {
     const production = {
       NODE_ENV: 'production',
-      DATA_DIR: '/tmp/unused',
-      SESSION_SECRET: 'production-session-secret-0123456789abcdef',
-      ADMIN_TOKEN: 'production-admin-token-0123456789',
+      DATA_DIR: dataDir,
+      // Secrets as production wants them: random, and apart.
+      SESSION_SECRET: randomBytes(32).toString('base64url'),
+      ADMIN_TOKEN: randomBytes(32).toString('base64url'),
       DATABASE_URL: 'postgres://unused@127.0.0.1:1/unused',
       PUBLIC_URL: 'https://my.soundid.test',
       SMTP_URL: 'smtp://127.0.0.1:1',
