@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerF
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config, RedirectTarget } from './config';
 import type { Database, DatabaseHandle } from './db/client';
+import { AbuseLimits } from './features/accounts/abuse-limits';
 import { ActionTokenService } from './features/accounts/action-tokens';
 import { AttemptLimiter } from './features/accounts/attempt-limits';
 import { accountRoutes } from './features/accounts/routes';
@@ -140,13 +141,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     });
   const sessions = new SessionService(db, clock, config.sessionSecret);
   const sessionCookie = new SessionCookie(config.publicUrl);
+  const limiter = new AttemptLimiter(db, clock);
   const accounts = new AccountService({
     log: app.log,
     db,
     clock,
     sessions,
     tokens: new ActionTokenService(clock, random),
-    limiter: new AttemptLimiter(db, clock),
+    limiter,
+    abuse: new AbuseLimits(limiter, config.abuseLimits),
     mailer,
     social,
     publicUrl: config.publicUrl,

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { MAILS_MAX_PER_MAILBOX, SIGNUP_MAX_PER_CLIENT, SIGNUP_MAX_TOTAL } from '@soundid/contracts';
 import { z } from 'zod';
 import { secretWeakness } from './lib/secret-strength';
 
@@ -22,6 +23,28 @@ const optionalString = z
 export function servicePublicUrl(env: { PUBLIC_URL?: string | undefined; PORT?: string | number | undefined }): string {
   return (env.PUBLIC_URL || `http://localhost:${env.PORT ?? 3000}`).replace(/\/$/, '');
 }
+
+/** A per-hour allowance (ADR 0031); unset: the contract's production default. */
+const hourlyLimit = (fallback: number) =>
+  optionalString
+    .pipe(
+      z
+        .string()
+        .regex(/^[1-9]\d{0,5}$/, 'must be a whole number from 1 to 999999')
+        .optional(),
+    )
+    .transform((v) => (v ? Number(v) : fallback));
+
+/**
+ * The allowances that protect other people (a mailbox's owner, the service from one client's
+ * flood) may be lowered in production, not raised above their defaults: a test or development
+ * value carried into production is refused, naming the variable. The overall sign-up allowance
+ * is the operator's capacity choice and may take any value.
+ */
+const PRODUCTION_CEILINGS = {
+  SIGNUP_LIMIT_PER_CLIENT: SIGNUP_MAX_PER_CLIENT,
+  MAIL_LIMIT_PER_MAILBOX: MAILS_MAX_PER_MAILBOX,
+} as const;
 
 const redirectTargetsSchema = z.array(
   z.object({ Id: z.string().regex(/^[a-z0-9-]+$/), Name: z.string().min(1), CallbackUrl: z.url() }),
@@ -105,6 +128,12 @@ const envSchema = z
       .string()
       .regex(/^[a-z][a-z0-9+.-]*$/)
       .default('soundid'),
+    /** Sign-ups per client address per hour (ADR 0031). */
+    SIGNUP_LIMIT_PER_CLIENT: hourlyLimit(SIGNUP_MAX_PER_CLIENT),
+    /** Sign-ups from all clients together per hour. */
+    SIGNUP_LIMIT_TOTAL: hourlyLimit(SIGNUP_MAX_TOTAL),
+    /** Mails customers can cause to one mailbox per hour. */
+    MAIL_LIMIT_PER_MAILBOX: hourlyLimit(MAILS_MAX_PER_MAILBOX),
   })
   .superRefine((env, ctx) => {
     // The storefront is all or nothing: a partial setup would sell licences it cannot grant.
@@ -152,6 +181,14 @@ const envSchema = z
     if (env.ADMIN_TOKEN && env.ADMIN_TOKEN === env.SESSION_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['ADMIN_TOKEN'], message: 'must differ from SESSION_SECRET' });
     }
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV !== 'production') return;
+    for (const [name, ceiling] of Object.entries(PRODUCTION_CEILINGS) as [keyof typeof PRODUCTION_CEILINGS, number][]) {
+      if (env[name] > ceiling) {
+        ctx.addIssue({ code: 'custom', path: [name], message: `may not exceed ${ceiling} in production` });
+      }
+    }
   });
 
 export type Env = z.output<typeof envSchema>;
@@ -188,6 +225,8 @@ export interface Config {
   offlineLicenseSigningKey: string | undefined;
   /** Whether customers may activate offline (spec: development environment only, unless configured). */
   offlineActivation: boolean;
+  /** Sign-ups per client and overall, mails per mailbox, per hour (ADR 0031). */
+  abuseLimits: { signUpsPerClient: number; signUpsTotal: number; mailsPerMailbox: number };
 }
 
 export class ConfigError extends Error {}
@@ -230,6 +269,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       env.OFFLINE_ACTIVATION === undefined
         ? !isProduction
         : env.OFFLINE_ACTIVATION === 'true' || env.OFFLINE_ACTIVATION === '1',
+    abuseLimits: {
+      signUpsPerClient: env.SIGNUP_LIMIT_PER_CLIENT,
+      signUpsTotal: env.SIGNUP_LIMIT_TOTAL,
+      mailsPerMailbox: env.MAIL_LIMIT_PER_MAILBOX,
+    },
     social: {
       ...(env.GOOGLE_CLIENT_ID && {
         google: {

@@ -24,6 +24,17 @@ export interface TestApp {
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 
+/**
+ * Allowances out of the way of suites that sign up many customers from one address
+ * (127.0.0.1) and mail one address often (not allowed in production). A test of the limits
+ * sets its own values, or '' for the production defaults (abuse-limits.test.ts).
+ */
+export const GENEROUS_LIMITS = {
+  SIGNUP_LIMIT_PER_CLIENT: '100000',
+  SIGNUP_LIMIT_TOTAL: '100000',
+  MAIL_LIMIT_PER_MAILBOX: '100000',
+};
+
 export async function createTestApp(
   env: Record<string, string> = {},
   overrides: Partial<Omit<AppOptions, 'config' | 'database' | 'clock'>> = {},
@@ -37,6 +48,7 @@ export async function createTestApp(
     SESSION_SECRET: 'test-session-secret-0123456789abcdef0123456789',
     ADMIN_TOKEN,
     WEB_DIST_DIR: path.join(tmpdir(), 'no-spa-here'),
+    ...(env.NODE_ENV === 'production' ? {} : GENEROUS_LIMITS),
     ...env,
   });
   const app = await buildApp({ config, database, clock, logger: false, ...overrides });

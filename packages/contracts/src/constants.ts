@@ -10,6 +10,8 @@ export const PASSWORD_MIN_LENGTH = 8;
 /** ASVS 5.0 6.2.9: at least 64 characters must be accepted. */
 export const PASSWORD_MAX_LENGTH = 128;
 export const EMAIL_MAX_LENGTH = 96;
+/** RFC 5321's limit on the part before the @ (ADR 0031). */
+export const EMAIL_LOCAL_PART_MAX_LENGTH = 64;
 
 export const VERIFICATION_LINK_VALIDITY_HOURS = 24;
 export const PASSWORD_RESET_LINK_VALIDITY_HOURS = 1;
@@ -36,6 +38,18 @@ export const LOGIN_MAX_FAILED_ATTEMPTS = 5;
 /** E-mail change requests allowed per window. */
 export const EMAIL_CHANGE_MAX_ATTEMPTS = 5;
 export const EMAIL_CHANGE_WINDOW_MINUTES = 60;
+/**
+ * Sign-ups and the mails customers can cause (docs/decisions/0031-sign-up-and-mail-limits.md),
+ * counted per hour: the faults' messages say "an hour". Production defaults; the service's
+ * SIGNUP_LIMIT_PER_CLIENT, SIGNUP_LIMIT_TOTAL and MAIL_LIMIT_PER_MAILBOX override them.
+ */
+export const ABUSE_LIMIT_WINDOW_MINUTES = 60;
+/** New accounts per client address (an IPv6 client: its /64 network). */
+export const SIGNUP_MAX_PER_CLIENT = 5;
+/** New accounts from all clients together. */
+export const SIGNUP_MAX_TOTAL = 100;
+/** Mails to one mailbox (plus-addresses and Gmail's dots are one mailbox). */
+export const MAILS_MAX_PER_MAILBOX = 5;
 
 /** Session lifetimes: without keep-me-signed-in a session ends after idle time or a day at most. */
 export const SESSION_SHORT_LIFETIME_HOURS = 24;

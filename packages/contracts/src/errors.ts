@@ -130,6 +130,24 @@ export const faults = {
     message: 'Too many email change requests. Please try again later.',
   },
   AttemptOverLimit: { status: 429, type: ExceptionType.Limit, message: 'Too many requests. Please try again later.' },
+  /** Sign-ups from one client address over SIGNUP_MAX_PER_CLIENT in the hour (ADR 0031). */
+  AttemptOverLimitSignUp: {
+    status: 429,
+    type: ExceptionType.Limit,
+    message: 'Too many accounts have been created from your network. Please try again in an hour.',
+  },
+  /** Sign-ups from all clients over SIGNUP_MAX_TOTAL in the hour (ADR 0031). */
+  AttemptOverLimitSignUpTotal: {
+    status: 429,
+    type: ExceptionType.Limit,
+    message: 'We are receiving too many sign-ups right now. Please try again in an hour.',
+  },
+  /** Mails to one mailbox over MAILS_MAX_PER_MAILBOX in the hour: nothing is sent (ADR 0031). */
+  AttemptOverLimitMailbox: {
+    status: 429,
+    type: ExceptionType.Limit,
+    message: 'Too many emails have been sent to this address. Please wait an hour before asking for another one.',
+  },
 
   // Keys and licences
   KeyNotFound: {

@@ -7,7 +7,7 @@ import {
   SERIAL_MAX_LENGTH,
   SERIAL_MIN_LENGTH,
 } from './constants';
-import { EMAIL_PATTERN } from './field-rules';
+import { EMAIL_PATTERN, localPartFits } from './field-rules';
 import { messages } from './messages';
 
 export const emailSchema = z
@@ -15,7 +15,8 @@ export const emailSchema = z
   .trim()
   .min(1, messages.emailFormat)
   .max(EMAIL_MAX_LENGTH, messages.emailFormat)
-  .regex(EMAIL_PATTERN, messages.emailFormat);
+  .regex(EMAIL_PATTERN, messages.emailFormat)
+  .refine(localPartFits, messages.emailFormat);
 
 export const passwordSchema = z
   .string({ error: messages.passwordTooShort })

@@ -74,6 +74,30 @@ export class AttemptLimiter {
     return (row?.count ?? 0) >= rule.max;
   }
 
+  /**
+   * Counts one use of an allowance and says whether it was within it (count <= max). The count
+   * and the answer come from one atomic upsert, so that concurrent uses on any replica cannot
+   * all pass (ASVS 2.4.1): of n parallel uses with m left, exactly m get true. For allowances
+   * (sign-ups, mails), not lockouts: a rule's lockMinutes plays no part here.
+   */
+  async take(rule: LimitRule, key: string): Promise<boolean> {
+    const now = this.clock.now();
+    const windowStart = new Date(now.getTime() - rule.windowMinutes * 60_000);
+    const fresh = sql`${attemptCounters.windowStartedAt} <= ${windowStart}`;
+    const [row] = await this.db
+      .insert(attemptCounters)
+      .values({ scope: rule.scope, key, count: 1, windowStartedAt: now, lockedUntil: null })
+      .onConflictDoUpdate({
+        target: [attemptCounters.scope, attemptCounters.key],
+        set: {
+          count: sql`case when ${fresh} then 1 else ${attemptCounters.count} + 1 end`,
+          windowStartedAt: sql`case when ${fresh} then ${now} else ${attemptCounters.windowStartedAt} end`,
+        },
+      })
+      .returning({ count: attemptCounters.count });
+    return row !== undefined && row.count <= rule.max;
+  }
+
   async reset(rule: LimitRule, key: string): Promise<void> {
     await this.db
       .delete(attemptCounters)

@@ -21,6 +21,7 @@ import type { Clock } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
 import { chargeActivationsOfDeletedCustomer } from '../licences/repo';
 import type { Mailer } from '../mail/mailer';
+import type { AbuseLimits } from './abuse-limits';
 import type { ActionTokenService, TokenFaults } from './action-tokens';
 import type { AttemptLimiter, LimitRule } from './attempt-limits';
 import {
@@ -55,9 +56,6 @@ export const EMAIL_CHANGE_LIMIT: LimitRule = {
   max: EMAIL_CHANGE_MAX_ATTEMPTS,
   windowMinutes: EMAIL_CHANGE_WINDOW_MINUTES,
 };
-
-/** Mails a customer can cause to one address (resends, resets): no mail bombing. */
-export const MAIL_LIMIT: LimitRule = { scope: 'mail', max: 10, windowMinutes: 60 };
 
 const VERIFY_FAULTS: TokenFaults = {
   notFound: 'EmailValidationTokenNotFound',
@@ -103,6 +101,8 @@ export interface AccountServiceDeps {
   sessions: SessionService;
   tokens: ActionTokenService;
   limiter: AttemptLimiter;
+  /** Sign-ups per client and overall, mails per mailbox (ADR 0031). */
+  abuse: AbuseLimits;
   mailer: Mailer;
   social: SocialVerifier;
   publicUrl: string;
@@ -136,11 +136,18 @@ export class AccountService {
 
   // ── Sign-up and verification ────────────────────────────────────────────
 
-  async register(email: string, password: string): Promise<void> {
-    const { db, clock } = this.deps;
+  /**
+   * Makes an unverified account and mails its verification link. The sign-up is counted against
+   * the client's and the overall allowance, and the mail against the mailbox's, before the
+   * password is hashed: over a limit nothing is made and nothing sent (ADR 0031).
+   */
+  async register(email: string, password: string, clientIp: string | undefined): Promise<void> {
+    const { db, clock, abuse } = this.deps;
     const normalized = normalizeEmail(email);
-    if (await findUserByEmail(db, normalized)) throw new Fault('UserAlreadyRegistered');
     assertPasswordNotCommon(password);
+    await abuse.signUp(clientIp);
+    if (await findUserByEmail(db, normalized)) throw new Fault('UserAlreadyRegistered');
+    await abuse.mailTo(normalized);
     const passwordHash = await hashPassword(password);
     let token: string;
     try {
@@ -170,16 +177,8 @@ export class AccountService {
     );
   }
 
-  /** Counts a mail to an address; false once the address has had its share this hour. */
-  private async allowMailTo(email: string): Promise<boolean> {
-    const key = normalizeEmail(email);
-    if (await this.deps.limiter.isLocked(MAIL_LIMIT, key)) return false;
-    await this.deps.limiter.record(MAIL_LIMIT, key);
-    return true;
-  }
-
   private async issueVerification(user: UserRow): Promise<void> {
-    if (!(await this.allowMailTo(user.email))) throw new Fault('AttemptOverLimit');
+    await this.deps.abuse.mailTo(user.email);
     const token = await this.deps.db.transaction(async (tx) => {
       await this.deps.tokens.retireUnused(tx, 'verify_email', user.id);
       return this.deps.tokens.create(tx, 'verify_email', user.id, VERIFICATION_LINK_VALIDITY_HOURS * 60);
@@ -352,9 +351,19 @@ export class AccountService {
   // ── Password reset and change ───────────────────────────────────────────
 
   /**
-   * Mails a reset link if the address has an account. Returns at once: the caller answers the
-   * same whether or not the address exists, and as fast, so the lookup, the link and the mail
-   * (an SMTP round trip in production) run in the background (ASVS 6.3.8).
+   * Counts a reset mail against the address's mailbox, whether or not the address has an
+   * account (ADR 0031): the refusal is the mailbox's, the same for every address, and costs the
+   * same one upsert, so it tells nothing about which addresses exist (ASVS 6.3.8).
+   */
+  async countPasswordResetMail(email: string): Promise<void> {
+    await this.deps.abuse.mailTo(email);
+  }
+
+  /**
+   * Mails a reset link if the address has an account (counted by countPasswordResetMail before
+   * the answer). Returns at once: the caller answers the same whether or not the address
+   * exists, and as fast, so the lookup, the link and the mail (an SMTP round trip in
+   * production) run in the background (ASVS 6.3.8).
    */
   initiatePasswordReset(email: string): void {
     const work = this.resets
@@ -366,8 +375,7 @@ export class AccountService {
 
   private async sendPasswordReset(email: string): Promise<void> {
     const user = await findUserByEmail(this.deps.db, email);
-    // Over the limit the answer stays the same; only the mail is not sent again.
-    if (!user || !(await this.allowMailTo(user.email))) return;
+    if (!user) return;
     const token = await this.deps.db.transaction(async (tx) => {
       await this.deps.tokens.retireUnused(tx, 'password_reset', user.id);
       return this.deps.tokens.create(tx, 'password_reset', user.id, PASSWORD_RESET_LINK_VALIDITY_HOURS * 60);
@@ -483,6 +491,7 @@ export class AccountService {
     if (!user) throw new Fault('UserAuthenticationFailed');
     if (user.email === email) throw new Fault('UserEmailUnchanged');
     if (await findUserByEmail(db, email)) throw new Fault('EmailChangeEmailAlreadyUsedByAnotherUser');
+    await this.deps.abuse.mailTo(email);
     const token = await db.transaction(async (tx) => {
       await this.deps.tokens.retireUnused(tx, 'email_change', userId);
       return this.deps.tokens.create(tx, 'email_change', userId, EMAIL_CHANGE_LINK_VALIDITY_HOURS * 60, {
@@ -530,6 +539,7 @@ export class AccountService {
   async requestDeletion(userId: string): Promise<void> {
     const user = await findUserById(this.deps.db, userId);
     if (!user) throw new Fault('UserAuthenticationFailed');
+    await this.deps.abuse.mailTo(user.email);
     const token = await this.deps.db.transaction(async (tx) => {
       await this.deps.tokens.retireUnused(tx, 'account_deletion', userId);
       return this.deps.tokens.create(tx, 'account_deletion', userId, ACCOUNT_DELETION_LINK_VALIDITY_HOURS * 60);

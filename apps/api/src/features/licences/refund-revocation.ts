@@ -41,6 +41,7 @@ export async function revokeRefundedKeys(
     const active = await activeDevicesOfLicence(tx, licence.id);
     await deactivate(
       tx,
+      licence,
       active.slice(seats.max).map((device) => device.id),
       now,
       'licence-removed',

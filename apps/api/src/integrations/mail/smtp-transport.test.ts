@@ -1,7 +1,9 @@
 import type { AddressInfo } from 'node:net';
+import { emailSchema } from '@soundid/contracts';
+import addressparser from 'nodemailer/lib/addressparser';
 import { SMTPServer } from 'smtp-server';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createSmtpTransport } from './smtp-transport';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSmtpTransport, isSingleMailbox, parseSender } from './smtp-transport';
 
 interface Received {
   from: string | undefined;
@@ -82,4 +84,69 @@ it('rejects when the server is unreachable', async () => {
   } finally {
     transport.close();
   }
+});
+
+// One address is one mailbox (docs/decisions/0031-sign-up-and-mail-limits.md), ASVS 5.0 1.2.x
+// (no injection into the mail's envelope or headers) and 1.3.x.
+describe('one address, one mailbox', () => {
+  /** A small deterministic generator (mulberry32), so that a failure can be replayed. */
+  const random = (seed: number) => () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let x = Math.imul(seed ^ (seed >>> 15), seed | 1);
+    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+  const alphabet = `abcXYZ019.+-_'"!#$%&*/=?^\`{|}~@,;:<>()[]\\ \t\r\nü`;
+
+  it('every address the contract accepts is read back by nodemailer as exactly that one address', () => {
+    const next = random(31);
+    let accepted = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const length = 3 + Math.floor(next() * 14);
+      let local = '';
+      for (let j = 0; j < length; j++) local += alphabet[Math.floor(next() * alphabet.length)];
+      const candidate = next() < 0.5 ? `${local}@example.com` : `${local}.io`;
+      // What the contract lets through (trimmed), as the service stores it (lower case) too.
+      const parsed = emailSchema.safeParse(candidate);
+      if (!parsed.success) continue;
+      accepted += 1;
+      for (const address of [parsed.data, parsed.data.toLowerCase()]) {
+        expect(addressparser(address), JSON.stringify(candidate)).toEqual([{ address, name: '' }]);
+        expect(isSingleMailbox(address), JSON.stringify(candidate)).toBe(true);
+      }
+    }
+    expect(accepted).toBeGreaterThan(100);
+  });
+
+  it('refuses to hand nodemailer a recipient that is not one mailbox: nothing reaches the server', async () => {
+    const transport = createSmtpTransport(`smtp://127.0.0.1:${port}`, 'no-reply@soundid.test');
+    const before = received.length;
+    try {
+      for (const to of [
+        'ann@example.com,attacker.example',
+        'Ann <ann@example.com>',
+        'ann@example.com\r\nBcc: eve@attacker.example',
+        ' ann@example.com',
+        '"ann"@example.com',
+      ]) {
+        await expect(transport.send({ to, subject: 's', text: 't', html: '<p>h</p>', links: [] }), to).rejects.toThrow(
+          /not one mailbox/,
+        );
+      }
+    } finally {
+      transport.close();
+    }
+    expect(received.length).toBe(before);
+  });
+
+  it('reads MAIL_FROM once as exactly one sender', () => {
+    expect(parseSender('"My SoundID" <no-reply@soundid.test>')).toEqual({
+      name: 'My SoundID',
+      address: 'no-reply@soundid.test',
+    });
+    expect(parseSender('no-reply@soundid.test')).toEqual({ name: '', address: 'no-reply@soundid.test' });
+    for (const from of ['a@soundid.test, b@soundid.test', 'nobody', 'Team <a@soundid.test>, eve@attacker.example']) {
+      expect(() => parseSender(from), from).toThrow(/MAIL_FROM must name exactly one sender/);
+    }
+  });
 });

@@ -25,6 +25,25 @@ describe('reset password', () => {
     expect(await screen.findByText('Login is not registered.')).toBeInTheDocument();
   });
 
+  it('shows the mailbox limit (429) under the e-mail field, and no inbox page (ADR 0031)', async () => {
+    mockApi({
+      InitiatePasswordReset: fault('AttemptOverLimitMailbox', {
+        ExceptionType: 40,
+        ExceptionCode: 429,
+        ExceptionUserText: '',
+      }),
+    });
+    const { user } = renderApp('/reset-password', { user: null });
+    await user.type(await screen.findByLabelText('Email'), 'ada+1@example.com');
+    await user.click(screen.getByRole('button', { name: 'Send link' }));
+    expect(
+      await screen.findByText(
+        'Too many emails have been sent to this address. Please wait an hour before asking for another one.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { level: 1, name: 'Please check your inbox' })).toBeNull();
+  });
+
   it('sets the new password with a path token, then goes to login', async () => {
     const api = mockApi({ PasswordReset: ok() });
     const { user, router } = renderApp(`/reset-password/${TOKEN}`, { user: null });
