@@ -1,6 +1,8 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultHashingThreads } from '../../config';
+import { ConfigError, defaultHashingThreads, loadConfig } from '../../config';
 import { Fault } from '../../lib/fault';
 import {
   ARGON2_PARAMS,
@@ -100,6 +102,18 @@ describe('passwords', () => {
       expect(threads.filter((n) => n === Math.min(19, own + 10)).length).toBeGreaterThanOrEqual(hashing.threads);
     },
   );
+});
+
+describe('HASHING_THREADS (ADR 0028)', () => {
+  const base = () => ({ DATA_DIR: mkdtempSync(path.join(tmpdir(), 'soundid-hashing-')) });
+  it('leaves a core to the event loop unless set, and names a bad value', () => {
+    expect(loadConfig(base()).hashingThreads).toBe(Math.max(1, availableParallelism() - 1));
+    expect(loadConfig({ ...base(), HASHING_THREADS: '3' }).hashingThreads).toBe(3);
+    for (const bad of ['0', '-1', 'two', '1.5']) {
+      expect(() => loadConfig({ ...base(), HASHING_THREADS: bad })).toThrow(ConfigError);
+      expect(() => loadConfig({ ...base(), HASHING_THREADS: bad })).toThrow(/HASHING_THREADS/);
+    }
+  });
 });
 
 function catchOf(run: () => unknown): unknown {
