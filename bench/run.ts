@@ -5,7 +5,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { type Figure, figureTable, machine, meets, writeBlock } from './report';
+import { defaultHashingThreads } from '../apps/api/src/config';
+import { type Figure, figureTable, machine, meets, ratioOf, writeBlock } from './report';
 import { BENCH_PASSWORD, benchEmail, seedCustomers } from './seed';
 import {
   freshPostgres,
@@ -32,7 +33,21 @@ const CONNECTIONS = 100;
 const PROBE = { connections: 10, rate: 200 };
 const FLOOD_FACTOR = 3;
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const READ_P99_LIMIT_MS = 20;
+/**
+ * A signed-in call's p99 over the bare PK SELECT's p99 measured in the same run: absolute
+ * times differ several-fold between machines of the same kind, a ratio does not (ADR 0028).
+ */
+const READ_P99_RATIO = 1.3;
+/** LoginByToken's p99 during the sign-in flood over its idle p99. */
+const FLOOD_P99_RATIO = 2;
+/** The service's hashing threads (its own default unless HASHING_THREADS says otherwise). */
+const HASHING_THREADS = Number(process.env.HASHING_THREADS || defaultHashingThreads());
+/**
+ * `BENCH_ONLY=flood` measures only the flood figure (with the sign-in throughput that sets the
+ * flood's rate) and prints it without writing docs/benchmarks.md; unset: every figure.
+ */
+const ONLY = process.env.BENCH_ONLY;
+if (ONLY !== undefined && ONLY !== 'flood') throw new Error(`BENCH_ONLY must be "flood" (got "${ONLY}")`);
 const WARM_UP_SECONDS = 2;
 
 async function cannon(options: autocannon.Options): Promise<autocannon.Result> {
@@ -93,10 +108,12 @@ async function probeFromOwnProcess(url: string, tokens: string[]): Promise<autoc
   return JSON.parse(stdout.trim().split('\n').pop() as string) as autocannon.Result;
 }
 
+/** Raw argon2id on as many threads as the service hashes on: the service's ceiling on this machine. */
 function argon2Baseline(): number {
   const out = execFileSync(process.execPath, ['--import', 'tsx', 'bench/argon2-baseline.ts', String(DURATION), '16'], {
     cwd: repoRoot,
     encoding: 'utf8',
+    env: { ...process.env, UV_THREADPOOL_SIZE: String(HASHING_THREADS) },
   });
   return (JSON.parse(out.trim().split('\n').pop() as string) as { perSecond: number }).perSecond;
 }
@@ -129,18 +146,20 @@ interface Baselines {
  */
 async function measure(database: string, running: Running, baselines: Baselines): Promise<Figure[]> {
   const figures: Figure[] = [];
-  const argon = baselines.argon2();
+  const argon = ONLY ? undefined : baselines.argon2();
   const login = await cannon({ url: running.url, connections: 16, requests: loginRequests() });
   assertOk('LoginByEmail', login);
-  figures.push({
-    name: 'LoginByEmail throughput (16 connections)',
-    database,
-    value: login.requests.average,
-    unit: 'req/s',
-    baseline: argon,
-    baselineName: 'raw argon2id verify',
-    bar: { op: '>=', limit: 0.75, on: 'ratio' },
-  });
+  if (argon !== undefined) {
+    figures.push({
+      name: 'LoginByEmail throughput (16 connections)',
+      database,
+      value: login.requests.average,
+      unit: 'req/s',
+      baseline: argon,
+      baselineName: `raw argon2id verify on ${HASHING_THREADS} thread${HASHING_THREADS === 1 ? '' : 's'}`,
+      bar: { op: '>=', limit: 0.75, on: 'ratio' },
+    });
+  }
 
   const tokens: string[] = [];
   for (let i = 0; i < SIGNED_IN; i++) tokens.push(await signIn(running, i));
@@ -154,10 +173,12 @@ async function measure(database: string, running: Running, baselines: Baselines)
     });
   }
 
-  for (const [call, path, bar] of [
-    ['LoginByToken', '/api/accounts/LoginByToken', 0.7],
-    ['GetAccountLicensesByProductLine', '/api/licenses/GetAccountLicensesByProductLine', 0.35],
-  ] as const) {
+  for (const [call, path, bar] of ONLY
+    ? []
+    : ([
+        ['LoginByToken', '/api/accounts/LoginByToken', 0.7],
+        ['GetAccountLicensesByProductLine', '/api/licenses/GetAccountLicensesByProductLine', 0.35],
+      ] as const)) {
     const baseline = await baselines.read(tokens);
     const result = await cannon({
       url: running.url,
@@ -182,7 +203,7 @@ async function measure(database: string, running: Running, baselines: Baselines)
         unit: 'ms',
         baseline: baseline.p99,
         baselineName: 'PK SELECT p99',
-        bar: { op: '<=', limit: READ_P99_LIMIT_MS, on: 'value' },
+        bar: { op: '<=', limit: READ_P99_RATIO, on: 'ratio' },
       },
     );
   }
@@ -201,24 +222,29 @@ async function measure(database: string, running: Running, baselines: Baselines)
     }),
   ]);
   assertOk('LoginByToken flooded probe', flooded);
-  assertOk('LoginByEmail flood', flood, [429]);
+  // Refused at the door: the address locked (429) or every hashing place taken (503 ServiceBusy).
+  assertOk('LoginByEmail flood', flood, [429, 503]);
   const after = await probe();
   assertOk('LoginByToken idle probe', after);
   // Idle before and after the flood; the lower p99 of the two is the stricter yardstick.
   const idleP99 = Math.min(before.latency.p99, after.latency.p99);
-  const refused = flood.statusCodeStats?.['429' as keyof typeof flood.statusCodeStats]?.count ?? 0;
-  console.log(
-    `${database}: sign-in flood ${flood.requests.average.toFixed(0)}/s offered (${FLOOD_FACTOR}x ${login.requests.average.toFixed(0)}/s), ${refused} of ${flood.requests.total} refused with 429`,
-  );
-  figures.push({
+  const answered = (code: string) => flood.statusCodeStats?.[code as keyof typeof flood.statusCodeStats]?.count ?? 0;
+  const floodFigure: Figure = {
     name: `LoginByToken p99 at ${PROBE.rate}/s during a ${FLOOD_FACTOR}x sign-in flood`,
     database,
     value: flooded.latency.p99,
     unit: 'ms',
     baseline: idleP99,
     baselineName: 'same probe idle (better of before and after)',
-    bar: { op: '<=', limit: 2, on: 'ratio' },
-  });
+    bar: { op: '<=', limit: FLOOD_P99_RATIO, on: 'ratio' },
+  };
+  console.log(
+    [
+      `${database}: sign-in flood of ${flood.requests.total} requests at ${flood.requests.average.toFixed(0)}/s (${FLOOD_FACTOR}x the ${login.requests.average.toFixed(0)}/s sign-in sustains, ${HASHING_THREADS} hashing thread${HASHING_THREADS === 1 ? '' : 's'}): ${answered('200')} signed in, ${answered('503')} refused busy (503), ${answered('429')} refused locked (429)`,
+      `${database}: flood figure: LoginByToken p99 idle ${idleP99.toFixed(1)} ms (before ${before.latency.p99} ms, after ${after.latency.p99} ms), flooded ${flooded.latency.p99.toFixed(1)} ms: ${ratioOf(floodFigure).toFixed(2)}x, bar <= ${FLOOD_P99_RATIO}x, ${meets(floodFigure) ? 'meets' : 'MISSES'}`,
+    ].join('\n'),
+  );
+  figures.push(floodFigure);
   return figures;
 }
 
@@ -279,6 +305,8 @@ async function main(): Promise<void> {
   console.log(`\n${table}\n`);
   const missed = figures.filter((f) => !meets(f)).length;
   console.log(`${figures.length - missed} of ${figures.length} figures meet their bar`);
+  // A subset is indicative only: the recorded block stays that of a full run.
+  if (ONLY) return;
   writeBlock(
     'bench',
     `Command: \`npm run bench\` (${DURATION} s per figure; \`BENCH_SECONDS\` changes it).\nMachine: ${machine()}.\nRun: ${new Date().toISOString()}.\n\n${table}`,

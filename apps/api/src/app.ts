@@ -9,6 +9,7 @@ import type { Database, DatabaseHandle } from './db/client';
 import { AbuseLimits } from './features/accounts/abuse-limits';
 import { ActionTokenService } from './features/accounts/action-tokens';
 import { AttemptLimiter } from './features/accounts/attempt-limits';
+import { type PasswordHashing, sharedHashing } from './features/accounts/passwords';
 import { accountRoutes } from './features/accounts/routes';
 import { AccountService } from './features/accounts/service';
 import {
@@ -49,6 +50,8 @@ export interface AppOptions {
   /** Overrides the transport chosen from SMTP_URL (tests). */
   mailTransport?: MailTransport;
   socialVerifier?: SocialVerifier;
+  /** Overrides the shared hashing pool of `HASHING_THREADS` threads (tests observe the hashes). */
+  hashing?: PasswordHashing;
   logger?: boolean;
   /** Where the log goes instead of stdout (tests read what was logged). */
   logStream?: { write(line: string): void };
@@ -150,6 +153,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     tokens: new ActionTokenService(clock, random),
     limiter,
     abuse: new AbuseLimits(limiter, config.abuseLimits),
+    hashing: options.hashing ?? sharedHashing(config.hashingThreads),
     mailer,
     social,
     publicUrl: config.publicUrl,

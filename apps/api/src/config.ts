@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { MAILS_MAX_PER_MAILBOX, SIGNUP_MAX_PER_CLIENT, SIGNUP_MAX_TOTAL } from '@soundid/contracts';
 import { z } from 'zod';
@@ -124,6 +125,13 @@ const envSchema = z
           return z.NEVER;
         }
       }),
+    /** Password-hashing threads; unset: one fewer than the cores, at least one (ADR 0028). */
+    HASHING_THREADS: optionalString.pipe(
+      z
+        .string()
+        .regex(/^[1-9]\d{0,2}$/, { message: 'must be a whole number from 1' })
+        .optional(),
+    ),
     APP_LOGIN_SCHEME: z
       .string()
       .regex(/^[a-z][a-z0-9+.-]*$/)
@@ -213,6 +221,8 @@ export interface Config {
   redirectTargets: RedirectTarget[];
   /** Custom protocol of the desktop apps' login deeplink. */
   appLoginScheme: string;
+  /** Threads hashing passwords at once (ADR 0028). */
+  hashingThreads: number;
   features: { coProducer: boolean };
   social: {
     google?: { clientId: string; jwksUrl?: string; tokenInfoUrl?: string };
@@ -263,6 +273,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     supportChatScriptUrl: env.SUPPORT_CHAT_SCRIPT_URL,
     redirectTargets: env.REDIRECT_TARGETS,
     appLoginScheme: env.APP_LOGIN_SCHEME,
+    hashingThreads: env.HASHING_THREADS ? Number(env.HASHING_THREADS) : defaultHashingThreads(),
     features: { coProducer: env.FEATURE_CO_PRODUCER },
     offlineLicenseSigningKey: env.OFFLINE_LICENSE_SIGNING_KEY,
     offlineActivation:
@@ -314,6 +325,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
         },
       }),
   };
+}
+
+/**
+ * One core is left to the event loop and the database: on two cores one thread hashes, so a
+ * sign-in flood cannot take the core that signed-in requests are answered on (ADR 0028).
+ */
+export function defaultHashingThreads(): number {
+  return Math.max(1, availableParallelism() - 1);
 }
 
 /** A secret generated once into DATA_DIR, readable by its owner only (embedded default). */

@@ -35,6 +35,8 @@ export type ActivationType = (typeof ActivationType)[keyof typeof ActivationType
 /** Sign-in lockout: the spec's message says 5 minutes. */
 export const LOGIN_LOCKOUT_MINUTES = 5;
 export const LOGIN_MAX_FAILED_ATTEMPTS = 5;
+/** When to try again after `ServiceBusy` (every password-hashing place taken, ADR 0028). */
+export const SERVICE_BUSY_RETRY_AFTER_SECONDS = 1;
 /** E-mail change requests allowed per window. */
 export const EMAIL_CHANGE_MAX_ATTEMPTS = 5;
 export const EMAIL_CHANGE_WINDOW_MINUTES = 60;

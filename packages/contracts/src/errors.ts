@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 // The schema lives apart so that the catalogue loads without zod (the /login budget, ADR 0020).
+import { LOGIN_LOCKOUT_MINUTES, SERVICE_BUSY_RETRY_AFTER_SECONDS } from './constants';
 import type { faultSchema } from './fault-schema';
 import { messages } from './messages';
 
@@ -15,6 +16,8 @@ interface FaultSpec {
   type: ExceptionType;
   /** The message of the spec's table (account-and-sign-in §8), shown to customers. */
   message: string;
+  /** Sent as the Retry-After header: when trying again may succeed (a limit, a busy service). */
+  retryAfterSeconds?: number;
 }
 
 const B = ExceptionType.Business;
@@ -123,6 +126,7 @@ export const faults = {
     status: 429,
     type: ExceptionType.Limit,
     message: 'Login failed. Please try again after 5 minutes.',
+    retryAfterSeconds: LOGIN_LOCKOUT_MINUTES * 60,
   },
   AttemptOverLimitChangeEmail: {
     status: 429,
@@ -147,6 +151,13 @@ export const faults = {
     status: 429,
     type: ExceptionType.Limit,
     message: 'Too many emails have been sent to this address. Please wait an hour before asking for another one.',
+  },
+  /** Every password-hashing place is taken: refused before any work, to be tried again in a moment (ADR 0028). */
+  ServiceBusy: {
+    status: 503,
+    type: ExceptionType.Limit,
+    message: 'Too many sign-ins right now. Please try again in a moment.',
+    retryAfterSeconds: SERVICE_BUSY_RETRY_AFTER_SECONDS,
   },
 
   // Keys and licences

@@ -37,3 +37,22 @@ describe('BoundedQueue', () => {
     expect(await queue.run(async () => 'ok')).toEqual({ value: 'ok' });
   });
 });
+
+describe('BoundedQueue admission', () => {
+  it('holds a place from admission until it runs or is given back', async () => {
+    const queue = new BoundedQueue(1, 1);
+    const first = queue.admit();
+    const second = queue.admit();
+    expect(first).toBeDefined();
+    expect(second).toBeDefined();
+    // Two places taken, nothing running yet: the queue is full.
+    expect(queue.admit()).toBeUndefined();
+    expect(await queue.run(async () => 'refused')).toBeUndefined();
+    second?.release();
+    second?.release();
+    expect(await first?.run(async () => 'ran')).toBe('ran');
+    await expect(first?.run(async () => 'twice')).rejects.toThrow('an admission runs one task');
+    expect(queue.size).toEqual({ running: 0, waiting: 0 });
+    expect(await queue.run(async () => 'ok')).toEqual({ value: 'ok' });
+  });
+});

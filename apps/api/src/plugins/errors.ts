@@ -1,4 +1,4 @@
-import { ExceptionType } from '@soundid/contracts';
+import { ExceptionType, faults } from '@soundid/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { Fault } from '../lib/fault';
@@ -78,6 +78,8 @@ export function toFault(error: unknown): Fault {
 }
 
 export function sendFault(reply: FastifyReply, fault: Fault): FastifyReply {
+  const spec = faults[fault.faultName];
+  if ('retryAfterSeconds' in spec) reply.header('retry-after', String(spec.retryAfterSeconds));
   return reply.code(fault.status).type('application/json').send({ Success: false, Fault: fault.toBody() });
 }
 

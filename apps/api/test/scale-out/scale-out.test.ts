@@ -69,6 +69,24 @@ describe.runIf(runs)('two replicas on one PostgreSQL', () => {
     expect(right.status).toBe(429);
   });
 
+  it('a parallel burst of wrong guesses split over both replicas locks the address; the right password after it is refused (ASVS 6.3.1)', async () => {
+    await signUpThrough(a, 'burst@example.com', PASSWORD);
+    const guesses = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        call(i % 2 ? a : b, 'LoginByEmail', {
+          email: i % 3 ? 'burst@example.com' : 'BURST@Example.com',
+          password: 'wrong one!',
+        }),
+      ),
+    );
+    // At most the allowance is checked: the rest is refused before hashing, whichever replica it reached.
+    expect(guesses.filter((g) => g.status === 401).length).toBeLessThan(5);
+    expect(guesses.filter((g) => g.status === 429).length).toBeGreaterThan(35);
+    const right = await call(b, 'LoginByEmail', { email: 'burst@example.com', password: PASSWORD });
+    expect(right.status).toBe(429);
+    expect(right.body.Token).toBeUndefined();
+  });
+
   it('a payment webhook delivered to both replicas, several times at once, credits once', async () => {
     const token = await signUpThrough(a, 'payer@example.com', PASSWORD);
     const prepared = (await (

@@ -12,6 +12,15 @@ export interface LimitRule {
   lockMinutes?: number;
 }
 
+/** A rule whose limit locks the key: the ones `reserve` serves. */
+export type LockingRule = LimitRule & { lockMinutes: number };
+
+/** An attempt counted before its check: whether it may be checked, and its place in the count. */
+export interface Reservation {
+  admitted: boolean;
+  count: number;
+}
+
 const counterQuery = (db: Database) =>
   db
     .select()
@@ -96,6 +105,71 @@ export class AttemptLimiter {
       })
       .returning({ count: attemptCounters.count });
     return row !== undefined && row.count <= rule.max;
+  }
+
+  /**
+   * Counts an attempt before it is checked (ADR 0028): one atomic upsert, so that of any number
+   * of concurrent attempts at most `max` are admitted to the (costly) check, and none while the
+   * key is locked. Once a lock has run out the count restarts at `max`: one attempt is checked,
+   * and its failure locks again, until the window starts afresh. Rules with a lock only.
+   */
+  async reserve(rule: LockingRule, key: string): Promise<Reservation> {
+    const now = this.clock.now();
+    const windowStart = new Date(now.getTime() - rule.windowMinutes * 60_000);
+    const freshWindow = sql`${attemptCounters.windowStartedAt} <= ${windowStart}::timestamptz`;
+    const lockOver = sql`${attemptCounters.lockedUntil} <= ${now}::timestamptz`;
+    const [row] = await this.db
+      .insert(attemptCounters)
+      .values({ scope: rule.scope, key, count: 1, windowStartedAt: now, lockedUntil: null })
+      .onConflictDoUpdate({
+        target: [attemptCounters.scope, attemptCounters.key],
+        set: {
+          count: sql`case when ${freshWindow} then 1 when ${lockOver} then ${rule.max}::integer else ${attemptCounters.count} + 1 end`,
+          windowStartedAt: sql`case when ${freshWindow} then ${now}::timestamptz else ${attemptCounters.windowStartedAt} end`,
+          lockedUntil: sql`case when ${freshWindow} or ${lockOver} then null else ${attemptCounters.lockedUntil} end`,
+        },
+      })
+      .returning({ count: attemptCounters.count, lockedUntil: attemptCounters.lockedUntil });
+    const count = row?.count ?? Number.POSITIVE_INFINITY;
+    const locked = row?.lockedUntil ? row.lockedUntil > now : false;
+    return { admitted: !locked && count <= rule.max, count };
+  }
+
+  /**
+   * The reserved attempt failed: it stays counted, and the one that reached the limit locks
+   * the key. Returns whether the key is now locked.
+   */
+  async fail(rule: LockingRule, key: string, reservation: Reservation): Promise<boolean> {
+    if (reservation.count < rule.max) return false;
+    const now = this.clock.now();
+    const lockUntil = new Date(now.getTime() + rule.lockMinutes * 60_000);
+    await this.db
+      .update(attemptCounters)
+      .set({ lockedUntil: lockUntil })
+      .where(
+        sql`${attemptCounters.scope} = ${rule.scope} and ${attemptCounters.key} = ${key} and ${attemptCounters.count} >= ${rule.max}
+          and (${attemptCounters.lockedUntil} is null or ${attemptCounters.lockedUntil} <= ${now}::timestamptz)`,
+      );
+    return true;
+  }
+
+  /**
+   * The reserved attempt succeeded: the count starts afresh, unless a concurrent failure locked
+   * the key meanwhile, in which case the success is refused (returns false) and the lock stays.
+   */
+  async release(rule: LockingRule, key: string): Promise<boolean> {
+    const now = this.clock.now();
+    const where = sql`${attemptCounters.scope} = ${rule.scope} and ${attemptCounters.key} = ${key}`;
+    const unlocked = sql`(${attemptCounters.lockedUntil} is null or ${attemptCounters.lockedUntil} <= ${now}::timestamptz)`;
+    const released = await this.db
+      .delete(attemptCounters)
+      .where(sql`${where} and ${unlocked}`)
+      .returning({ key: attemptCounters.key });
+    if (released.length > 0) return true;
+    // Nothing deleted: no counter (fine), or a locked one. A lock is only ever set, never lifted
+    // early but by a password reset, so a fresh read tells which.
+    const [row] = await this.counter.execute({ scope: rule.scope, key });
+    return !(row?.lockedUntil && row.lockedUntil > now);
   }
 
   async reset(rule: LimitRule, key: string): Promise<void> {

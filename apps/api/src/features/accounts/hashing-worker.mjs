@@ -1,17 +1,23 @@
 // A thread of the password-hashing pool (passwords.ts). Plain JavaScript: worker threads load it
 // without the TypeScript loader, under the service, its CLIs and the test runner alike.
 import { readlinkSync } from 'node:fs';
-import { setPriority } from 'node:os';
+import { getPriority, setPriority } from 'node:os';
 import { hashSync, verifySync } from '@node-rs/argon2';
 
-/** Niceness of the hashing threads: below the event loop and the database (ADR 0023). */
-const HASHING_NICENESS = 10;
+/**
+ * How much nicer the hashing threads are than the process (ADR 0023): below its event loop and
+ * the database, whatever niceness the process was started at (`nice npm start`), within
+ * Linux's range (19 at most).
+ */
+const HASHING_NICENESS_STEP = 10;
+const NICEST = 19;
 
-// On Linux a thread id names one thread to setpriority, and /proc/thread-self is this thread:
-// hashing then yields the cores to the event loop whenever it has work. Elsewhere it stays as is.
+// On Linux a thread id names one thread to setpriority, and /proc/thread-self is this thread
+// (which starts at the niceness of the thread that made it): hashing then yields the cores to
+// the event loop whenever it has work. Elsewhere it stays as is.
 try {
   const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
-  if (Number.isInteger(tid)) setPriority(tid, HASHING_NICENESS);
+  if (Number.isInteger(tid)) setPriority(tid, Math.min(NICEST, getPriority(tid) + HASHING_NICENESS_STEP));
 } catch {
   // no /proc (not Linux) or not permitted: hash at normal priority
 }

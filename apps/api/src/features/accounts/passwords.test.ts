@@ -1,50 +1,126 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ConfigError, defaultHashingThreads, loadConfig } from '../../config';
 import { Fault } from '../../lib/fault';
 import {
   ARGON2_PARAMS,
-  HASHING_THREADS,
+  type HashingBackend,
   hashPassword,
   MAX_WAITING_HASHES,
   needsRehash,
-  verifyPassword,
+  PasswordHashing,
+  sharedHashing,
 } from './passwords';
+
+const hashing = sharedHashing(defaultHashingThreads());
+
+/** A backend that counts what reaches it and holds every verification until opened. */
+function gatedBackend() {
+  let open: () => void = () => {};
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const counts = { verify: 0, hash: 0 };
+  const backend: HashingBackend = {
+    async hash(password) {
+      counts.hash += 1;
+      return `plain:${password}`;
+    },
+    async verify(passwordHash, password) {
+      counts.verify += 1;
+      await gate;
+      return passwordHash === `plain:${password}`;
+    },
+  };
+  return { backend, counts, open };
+}
+
+const busyFault = (error: unknown) => error instanceof Fault && error.faultName === 'ServiceBusy';
 
 describe('passwords', () => {
   it('hashes with argon2id at OWASP minimum parameters and verifies', async () => {
-    const stored = await hashPassword('correct horse battery');
+    const stored = await hashing.hash('correct horse battery');
     expect(stored).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     expect(ARGON2_PARAMS).toEqual({ memoryCost: 19_456, timeCost: 2, parallelism: 1 });
-    expect(await verifyPassword(stored, 'correct horse battery')).toBe(true);
-    expect(await verifyPassword(stored, 'wrong')).toBe(false);
-    expect(await verifyPassword('not a hash', 'x')).toBe(false);
+    expect(await hashing.admit().verify(stored, 'correct horse battery')).toBe(true);
+    expect(await hashing.admit().verify(stored, 'wrong')).toBe(false);
+    expect(await hashing.admit().verify('not a hash', 'x')).toBe(false);
+    expect(await hashing.admit().verify(await hashPassword('seeded'), 'seeded')).toBe(true);
     expect(needsRehash(stored)).toBe(false);
     expect(needsRehash(stored.replace('m=19456', 'm=4096'))).toBe(true);
   });
 
-  it('refuses a flood past the bounded queue before hashing it', async () => {
-    const stored = await hashPassword('flood password');
+  it('refuses a flood past the bounded queue with ServiceBusy (503) before hashing it (ASVS 2.4.1)', async () => {
+    const stored = await hashing.hash('flood password');
     const results = await Promise.allSettled(
-      Array.from({ length: 150 }, () => verifyPassword(stored, 'flood password')),
+      // Each admission is taken in order, synchronously; a refusal becomes a rejection.
+      Array.from({ length: 150 }, async () => hashing.admit().verify(stored, 'flood password')),
     );
     const refused = results.filter((r) => r.status === 'rejected');
-    const admitted = HASHING_THREADS + MAX_WAITING_HASHES;
+    const admitted = hashing.threads + MAX_WAITING_HASHES;
     expect(results.filter((r) => r.status === 'fulfilled' && r.value === true)).toHaveLength(admitted);
     expect(refused).toHaveLength(150 - admitted);
     for (const r of refused) {
-      expect((r as PromiseRejectedResult).reason).toBeInstanceOf(Fault);
-      expect(((r as PromiseRejectedResult).reason as Fault).status).toBe(429);
+      const reason = (r as PromiseRejectedResult).reason as Fault;
+      expect(reason.faultName).toBe('ServiceBusy');
+      expect(reason.status).toBe(503);
     }
   });
 
-  it.runIf(existsSync('/proc/thread-self'))('hashes on threads niced below the event loop (ADR 0023)', async () => {
-    await Promise.all(Array.from({ length: HASHING_THREADS * 2 }, (_, i) => hashPassword(`warm ${i}`)));
-    const niceness = (tid: string) => {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-    };
-    const threads = readdirSync('/proc/self/task').map(niceness);
-    expect(niceness(String(process.pid))).toBe(0);
-    expect(threads.filter((n) => n === 10).length).toBeGreaterThanOrEqual(HASHING_THREADS);
+  it('answers a full queue at once, without hashing, and an unused turn frees its place (ASVS 2.4.1)', async () => {
+    const { backend, counts, open } = gatedBackend();
+    const gated = new PasswordHashing(backend, 1, 1);
+    const first = gated.admit().verify('plain:a', 'a');
+    const second = gated.admit().verify('plain:b', 'b');
+    // One hashes, one waits: the third is refused synchronously, before anything reaches the backend.
+    expect(() => gated.admit()).toThrowError(expect.objectContaining({ faultName: 'ServiceBusy' }));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(counts.verify).toBe(1);
+    expect(gated.load).toEqual({ running: 1, waiting: 1 });
+    open();
+    expect(await Promise.all([first, second])).toEqual([true, true]);
+    expect(counts.verify).toBe(2);
+
+    const taken = [gated.admit(), gated.admit()];
+    expect(busyFault(catchOf(() => gated.admit()))).toBe(true);
+    for (const turn of taken) turn.release();
+    expect(gated.load).toEqual({ running: 0, waiting: 0 });
+    expect(await gated.admit().verify('plain:c', 'c')).toBe(true);
+    expect(counts.verify).toBe(3);
+  });
+
+  it.runIf(existsSync('/proc/thread-self'))(
+    'hashes on threads niced 10 below the process, however the process was started (ADR 0023)',
+    async () => {
+      await Promise.all(Array.from({ length: hashing.threads * 2 }, (_, i) => hashing.hash(`warm ${i}`)));
+      const niceness = (tid: string) => {
+        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+      };
+      const own = niceness(String(process.pid));
+      const threads = readdirSync('/proc/self/task').map(niceness);
+      expect(threads.filter((n) => n === Math.min(19, own + 10)).length).toBeGreaterThanOrEqual(hashing.threads);
+    },
+  );
+});
+
+describe('HASHING_THREADS (ADR 0028)', () => {
+  const base = () => ({ DATA_DIR: mkdtempSync(path.join(tmpdir(), 'soundid-hashing-')) });
+  it('leaves a core to the event loop unless set, and names a bad value', () => {
+    expect(loadConfig(base()).hashingThreads).toBe(Math.max(1, availableParallelism() - 1));
+    expect(loadConfig({ ...base(), HASHING_THREADS: '3' }).hashingThreads).toBe(3);
+    for (const bad of ['0', '-1', 'two', '1.5']) {
+      expect(() => loadConfig({ ...base(), HASHING_THREADS: bad })).toThrow(ConfigError);
+      expect(() => loadConfig({ ...base(), HASHING_THREADS: bad })).toThrow(/HASHING_THREADS/);
+    }
   });
 });
+
+function catchOf(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}

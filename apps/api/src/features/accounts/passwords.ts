@@ -1,64 +1,127 @@
-import { availableParallelism } from 'node:os';
-import type { Algorithm } from '@node-rs/argon2';
+import { type Algorithm, hash } from '@node-rs/argon2';
 import { Piscina } from 'piscina';
-import { BoundedQueue } from '../../lib/bounded-queue';
+import { type Admission, BoundedQueue } from '../../lib/bounded-queue';
 import { Fault } from '../../lib/fault';
 
 /** Algorithm.Argon2id (a const enum, which isolated modules cannot import by value). */
 const ARGON2ID: Algorithm = 2;
 
-/**
- * Argon2id at OWASP's minimum (m = 19 MiB, t = 2, p = 1). @node-rs/argon2 hashes on the
- * libuv thread pool, so the event loop keeps serving other requests meanwhile.
- */
+/** Argon2id at OWASP's minimum (m = 19 MiB, t = 2, p = 1). */
 export const ARGON2_PARAMS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+const HASH_OPTIONS = { algorithm: ARGON2ID, ...ARGON2_PARAMS };
+
+/** Hashes that may wait for a hashing thread; past that a request is refused before any work. */
+export const MAX_WAITING_HASHES = 64;
+
+/** What does the hashing: the worker-thread pool in the service, an observable wrapper in tests. */
+export interface HashingBackend {
+  hash(password: string): Promise<string>;
+  /** False for a wrong password and for a stored hash that is not argon2. */
+  verify(passwordHash: string, password: string): Promise<boolean>;
+  close?(): Promise<void>;
+}
 
 /**
- * Hashing runs on a pool of worker threads, one per core, niced below the event loop and the
- * database (hashing-worker.mjs): a hash is pure CPU, so more at once adds no throughput, and at
- * a lower priority a sign-in flood uses only the CPU that signed-in requests leave (ADR 0023).
- * A bounded number wait; a flood past that is refused before any hashing is spent on it (ADR 0018).
+ * Threads niced below the event loop and the database (hashing-worker.mjs, ADR 0023): a hash
+ * is pure CPU, so more at once than threads adds no throughput, and at a lower priority a
+ * sign-in flood uses only the CPU that signed-in requests leave.
  */
-export const HASHING_THREADS = hashingThreads(process.env.HASHING_THREADS);
-
-function hashingThreads(value: string | undefined): number {
-  if (value === undefined || value === '') return availableParallelism();
-  if (!/^[1-9]\d{0,2}$/.test(value)) throw new Error(`HASHING_THREADS must be a whole number from 1 (got "${value}")`);
-  return Number(value);
-}
-export const MAX_WAITING_HASHES = 64;
-const hashing = new BoundedQueue(HASHING_THREADS, MAX_WAITING_HASHES);
-
-let pool: Piscina | undefined;
-function hashingPool(): Piscina {
-  pool ??= new Piscina({
+export function workerPool(threads: number): HashingBackend {
+  const pool = new Piscina({
     filename: new URL('./hashing-worker.mjs', import.meta.url).href,
-    minThreads: HASHING_THREADS,
-    maxThreads: HASHING_THREADS,
+    minThreads: threads,
+    maxThreads: threads,
     // Idle threads stay: starting one (and its argon2 module) on a sign-in would cost that sign-in.
     idleTimeout: Number.POSITIVE_INFINITY,
   });
-  return pool;
+  return {
+    hash: (password) => pool.run({ op: 'hash', password, options: HASH_OPTIONS }) as Promise<string>,
+    verify: (passwordHash, password) => pool.run({ op: 'verify', hash: passwordHash, password }) as Promise<boolean>,
+    close: () => pool.destroy(),
+  };
 }
 
-type HashTask =
-  | { op: 'hash'; password: string; options: typeof HASH_OPTIONS }
-  | { op: 'verify'; hash: string; password: string };
-const HASH_OPTIONS = { algorithm: ARGON2ID, ...ARGON2_PARAMS };
-
-async function onHashingThread<T>(task: HashTask): Promise<T> {
-  const done = await hashing.run(() => hashingPool().run(task) as Promise<T>);
-  if (!done) throw new Fault('AttemptOverLimit');
-  return done.value;
+/** A place on the hashing threads, taken before the caller spends anything else on the request. */
+export interface HashingTurn {
+  hash(password: string): Promise<string>;
+  verify(passwordHash: string, password: string): Promise<boolean>;
+  /** Gives the place back unused (the request was refused before it hashed); idempotent. */
+  release(): void;
 }
 
+/**
+ * Admission to password hashing (ADR 0028): `threads` hash at once and `maxWaiting` more wait;
+ * past that `admit` refuses at once with `ServiceBusy` (503, Retry-After), so a flood costs
+ * neither a hash nor a database write. A turn is one hash or verification.
+ */
+export class PasswordHashing {
+  private readonly queue: BoundedQueue;
+  private dummy: Promise<string> | undefined;
+
+  constructor(
+    private readonly backend: HashingBackend,
+    readonly threads: number,
+    maxWaiting = MAX_WAITING_HASHES,
+  ) {
+    this.queue = new BoundedQueue(threads, maxWaiting);
+  }
+
+  get load(): { running: number; waiting: number } {
+    return this.queue.size;
+  }
+
+  /** A turn on the hashing threads, or the `ServiceBusy` fault at once when the queue is full. */
+  admit(): HashingTurn {
+    const admission = this.queue.admit();
+    if (!admission) throw new Fault('ServiceBusy');
+    return turnOf(admission, this.backend);
+  }
+
+  /** Admits and hashes (sign-up, reset, change, rehash). */
+  hash(password: string): Promise<string> {
+    return this.admit().hash(password);
+  }
+
+  /**
+   * Verifying against this when the account does not exist keeps the answer time of an
+   * unknown address close to that of a known one (no enumeration by timing). Made once, on
+   * the backend directly: it is not a customer's request.
+   */
+  dummyHash(): Promise<string> {
+    this.dummy ??= this.backend.hash('not-a-real-password-just-for-timing');
+    return this.dummy;
+  }
+
+  async close(): Promise<void> {
+    await this.backend.close?.();
+  }
+}
+
+function turnOf(admission: Admission, backend: HashingBackend): HashingTurn {
+  return {
+    hash: (password) => admission.run(() => backend.hash(password)),
+    verify: (passwordHash, password) => admission.run(() => backend.verify(passwordHash, password)),
+    release: () => admission.release(),
+  };
+}
+
+/** One pool per thread count in a process: test apps and the service share it. */
+const shared = new Map<number, PasswordHashing>();
+export function sharedHashing(threads: number): PasswordHashing {
+  let hashing = shared.get(threads);
+  if (!hashing) {
+    hashing = new PasswordHashing(workerPool(threads), threads);
+    shared.set(threads, hashing);
+  }
+  return hashing;
+}
+
+/**
+ * A hash outside the service's request path (seeding a database, the demo customer): argon2 on
+ * libuv's thread pool, without the service's admission.
+ */
 export function hashPassword(password: string): Promise<string> {
-  return onHashingThread<string>({ op: 'hash', password, options: HASH_OPTIONS });
-}
-
-/** False for a wrong password and for a stored hash that is not argon2 (the worker catches it). */
-export function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
-  return onHashingThread<boolean>({ op: 'verify', hash: passwordHash, password });
+  return hash(password, HASH_OPTIONS);
 }
 
 /** A hash made with other parameters is replaced at the next successful sign-in. */
@@ -67,14 +130,4 @@ export function needsRehash(passwordHash: string): boolean {
   if (!match) return true;
   const [, m, t, p] = match.map(Number);
   return m !== ARGON2_PARAMS.memoryCost || t !== ARGON2_PARAMS.timeCost || p !== ARGON2_PARAMS.parallelism;
-}
-
-/**
- * Verifying against this when the account does not exist keeps the answer time of an
- * unknown address close to that of a known one (no enumeration by timing).
- */
-let dummyHash: Promise<string> | undefined;
-export function dummyPasswordHash(): Promise<string> {
-  dummyHash ??= hashPassword('not-a-real-password-just-for-timing');
-  return dummyHash;
 }

@@ -23,7 +23,7 @@ import { chargeActivationsOfDeletedCustomer } from '../licences/repo';
 import type { Mailer } from '../mail/mailer';
 import type { AbuseLimits } from './abuse-limits';
 import type { ActionTokenService, TokenFaults } from './action-tokens';
-import type { AttemptLimiter, LimitRule } from './attempt-limits';
+import type { AttemptLimiter, LimitRule, LockingRule } from './attempt-limits';
 import {
   accountDeletedMail,
   accountDeletionConfirmMail,
@@ -32,7 +32,7 @@ import {
   verifyEmailMail,
 } from './mails';
 import { assertPasswordNotCommon } from './password-policy';
-import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from './passwords';
+import { needsRehash, type PasswordHashing } from './passwords';
 import type { IssuedSession, SessionService } from './sessions';
 import type { SocialVerifier } from './social-verifier';
 import {
@@ -45,7 +45,7 @@ import {
   userByEmailQuery,
 } from './users-repo';
 
-export const LOGIN_LIMIT: LimitRule = {
+export const LOGIN_LIMIT: LockingRule = {
   scope: 'login',
   max: LOGIN_MAX_FAILED_ATTEMPTS,
   windowMinutes: 15,
@@ -103,6 +103,8 @@ export interface AccountServiceDeps {
   limiter: AttemptLimiter;
   /** Sign-ups per client and overall, mails per mailbox (ADR 0031). */
   abuse: AbuseLimits;
+  /** Admission to password hashing and the hashing itself (ADR 0028). */
+  hashing: PasswordHashing;
   mailer: Mailer;
   social: SocialVerifier;
   publicUrl: string;
@@ -148,7 +150,7 @@ export class AccountService {
     await abuse.signUp(clientIp);
     if (await findUserByEmail(db, normalized)) throw new Fault('UserAlreadyRegistered');
     await abuse.mailTo(normalized);
-    const passwordHash = await hashPassword(password);
+    const passwordHash = await this.deps.hashing.hash(password);
     let token: string;
     try {
       token = await db.transaction(async (tx) => {
@@ -222,33 +224,76 @@ export class AccountService {
   // ── Sign-in ─────────────────────────────────────────────────────────────
 
   /**
+   * Every password check, under the sign-in lockout of the address (ADR 0028; ASVS 6.3.1,
+   * 2.4.1): a place on the hashing threads first (`ServiceBusy` at once when none is free),
+   * then the attempt is counted atomically before the hash, so that of a burst of guesses at
+   * most the rule's allowance is hashed and the rest is refused at once; a right password that
+   * arrives once the address is locked is refused too. `lookup` runs once the attempt is
+   * admitted and gives the stored hash (undefined: no password, a dummy hash is verified so that
+   * timing does not tell which addresses exist). Returns whether the password matched; a
+   * mismatch is counted and locks the address at the limit (then `AttemptOverLimitLogin`).
+   */
+  private async checkPassword<T>(
+    email: string,
+    password: string,
+    lookup: () => Promise<{ found: T; passwordHash: string | null | undefined }>,
+  ): Promise<{ ok: true; found: T } | { ok: false }> {
+    const { limiter, hashing } = this.deps;
+    const key = normalizeEmail(email);
+    const turn = hashing.admit();
+    try {
+      const reservation = await limiter.reserve(LOGIN_LIMIT, key);
+      if (!reservation.admitted) throw new Fault('AttemptOverLimitLogin');
+      const { found, passwordHash } = await lookup();
+      const ok = passwordHash
+        ? await turn.verify(passwordHash, password)
+        : (await turn.verify(await hashing.dummyHash(), password)) && false;
+      if (!ok) {
+        if (await limiter.fail(LOGIN_LIMIT, key, reservation)) throw new Fault('AttemptOverLimitLogin');
+        return { ok: false };
+      }
+      if (!(await limiter.release(LOGIN_LIMIT, key))) throw new Fault('AttemptOverLimitLogin');
+      return { ok: true, found };
+    } finally {
+      turn.release();
+    }
+  }
+
+  /**
    * Checks e-mail and password under the lockout rule: after repeated failures the address
    * is locked for 5 minutes, even for the right password. Unknown addresses cost a hash
    * verification too, so that timing does not tell which addresses exist.
    */
   private async checkCredentials(email: string, password: string): Promise<UserRow> {
-    const { db, limiter } = this.deps;
-    const key = normalizeEmail(email);
-    const standing = await limiter.standing(LOGIN_LIMIT, key);
-    if (standing === 'locked') throw new Fault('AttemptOverLimitLogin');
-    const [user] = await this.userByEmail.execute({ email: key });
-    const ok = user?.passwordHash
-      ? await verifyPassword(user.passwordHash, password)
-      : (await verifyPassword(await dummyPasswordHash(), password)) && false;
-    if (!user || !ok) {
-      const locked = await limiter.record(LOGIN_LIMIT, key);
-      throw new Fault(locked ? 'AttemptOverLimitLogin' : 'UserLoginInvalidCredentials');
-    }
-    // No failure on record before this attempt: nothing to reset (most sign-ins). A failure
-    // recorded meanwhile by a concurrent attempt stays counted.
-    if (standing !== 'clear') await limiter.reset(LOGIN_LIMIT, key);
-    if (user.passwordHash && needsRehash(user.passwordHash)) {
-      await db
-        .update(users)
-        .set({ passwordHash: await hashPassword(password) })
-        .where(eq(users.id, user.id));
-    }
+    const checked = await this.checkPassword(email, password, async () => {
+      const [user] = await this.userByEmail.execute({ email: normalizeEmail(email) });
+      return { found: user, passwordHash: user?.passwordHash };
+    });
+    if (!checked.ok || !checked.found) throw new Fault('UserLoginInvalidCredentials');
+    const user = checked.found;
+    if (user.passwordHash && needsRehash(user.passwordHash)) await this.rehash(user.id, password);
     return user;
+  }
+
+  /** Replaces a hash made with other parameters; when hashing is busy, at a later sign-in. */
+  private async rehash(userId: string, password: string): Promise<void> {
+    let passwordHash: string;
+    try {
+      passwordHash = await this.deps.hashing.hash(password);
+    } catch (error) {
+      if (error instanceof Fault && error.faultName === 'ServiceBusy') return;
+      throw error;
+    }
+    await this.deps.db.update(users).set({ passwordHash }).where(eq(users.id, userId));
+  }
+
+  /** A signed-in customer's password (re-authentication, password change), under the same lockout. */
+  private async checkPasswordOf(user: UserRow, password: string): Promise<boolean> {
+    const checked = await this.checkPassword(user.email, password, async () => ({
+      found: user,
+      passwordHash: user.passwordHash,
+    }));
+    return checked.ok;
   }
 
   async loginByEmail(email: string, password: string, keepMeSignedIn: boolean, meta: ClientMeta): Promise<SignedIn> {
@@ -392,7 +437,7 @@ export class AccountService {
   /** Sets the new password, proves the address, lifts a sign-in lockout and ends every session. */
   async resetPassword(token: string, password: string): Promise<void> {
     assertPasswordNotCommon(password);
-    const passwordHash = await hashPassword(password);
+    const passwordHash = await this.deps.hashing.hash(password);
     const { db, clock } = this.deps;
     const email = await db.transaction(async (tx) => {
       const row = await this.deps.tokens.consume(tx, 'password_reset', token, RESET_FAULTS);
@@ -418,14 +463,15 @@ export class AccountService {
     const user = await findUserById(db, userId);
     if (!user) throw new Fault('UserAuthenticationFailed');
     if (user.passwordHash) {
-      if (!oldPassword || !(await verifyPassword(user.passwordHash, oldPassword))) {
+      // The old password is checked under the sign-in lockout: a stolen session cannot guess it.
+      if (!oldPassword || !(await this.checkPasswordOf(user, oldPassword))) {
         throw new Fault('UserPasswordChangeOldPasswordInvalid');
       }
     } else if (oldPassword) {
       throw new Fault('UserPasswordChangeOldPasswordInvalid');
     }
     assertPasswordNotCommon(newPassword);
-    const passwordHash = await hashPassword(newPassword);
+    const passwordHash = await this.deps.hashing.hash(newPassword);
     await db.transaction(async (tx) => {
       await tx.update(users).set({ passwordHash, updatedAt: clock.now() }).where(eq(users.id, userId));
       await this.deps.sessions.revokeAllOf(tx, userId, sessionId);
@@ -438,17 +484,11 @@ export class AccountService {
    * account without a password (social sign-in only) must have signed in within the window.
    */
   async endOtherSessions(userId: string, sessionId: string, password: string | undefined): Promise<void> {
-    const { db, clock, limiter } = this.deps;
+    const { db, clock } = this.deps;
     const user = await findUserById(db, userId);
     if (!user) throw new Fault('UserAuthenticationFailed');
     if (user.passwordHash) {
-      const key = normalizeEmail(user.email);
-      if (await limiter.isLocked(LOGIN_LIMIT, key)) throw new Fault('AttemptOverLimitLogin');
-      if (!password || !(await verifyPassword(user.passwordHash, password))) {
-        const locked = await limiter.record(LOGIN_LIMIT, key);
-        throw new Fault(locked ? 'AttemptOverLimitLogin' : 'ReauthenticationPasswordInvalid');
-      }
-      await limiter.reset(LOGIN_LIMIT, key);
+      if (!(await this.checkPasswordOf(user, password ?? ''))) throw new Fault('ReauthenticationPasswordInvalid');
     } else {
       const [current] = await db
         .select({ createdAt: sessions.createdAt })

@@ -47,7 +47,10 @@ export function PasswordEditor({ onDone }: { onDone: () => void }) {
         <FormMessage tone="error">
           {isFault(changePassword.error, 'UserPasswordChangeOldPasswordInvalid')
             ? messages.oldPasswordIncorrect
-            : messages.unknownErrorShort}
+            : // The old password is checked under the sign-in lockout (ADR 0028): its message says when to retry.
+              isFault(changePassword.error, 'AttemptOverLimitLogin')
+              ? changePassword.error.message
+              : messages.unknownErrorShort}
         </FormMessage>
       )}
       <div className="form__actions">

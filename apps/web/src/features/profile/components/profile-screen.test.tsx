@@ -112,10 +112,15 @@ describe('profile', () => {
     expect(screen.getByLabelText('New email address')).toBeInTheDocument();
   });
 
-  it('changes the password: wrong old password, other faults, success', async () => {
+  it('changes the password: wrong old password, the sign-in lockout, other faults, success', async () => {
     const api = mockApi({
       GetSessions: ok(sessions),
-      ChangePassword: inSequence(fault('UserPasswordChangeOldPasswordInvalid'), fault('UserSaveFailure'), ok()),
+      ChangePassword: inSequence(
+        fault('UserPasswordChangeOldPasswordInvalid'),
+        fault('AttemptOverLimitLogin', { ExceptionCode: 429 }),
+        fault('UserSaveFailure'),
+        ok(),
+      ),
     });
     const { user, row } = await openProfile();
     await user.click(within(row('Password')).getByRole('button', { name: 'Change Password' }));
@@ -125,11 +130,14 @@ describe('profile', () => {
     expect(await screen.findByText('Old password is not correct.')).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Login failed. Please try again after 5 minutes.')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Unknown error')).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.queryByLabelText('Current password')).not.toBeInTheDocument());
-    expect(api.callsTo('ChangePassword')[2]?.body).toEqual({
+    expect(api.callsTo('ChangePassword')[3]?.body).toEqual({
       oldPassword: 'old-password',
       newPassword: 'new-password',
       silent: true,

@@ -1,0 +1,58 @@
+import { defaultHashingThreads } from '../src/config';
+import { type HashingBackend, PasswordHashing, workerPool } from '../src/features/accounts/passwords';
+
+export interface ObservableHashing {
+  /** For `createTestApp(env, { hashing })`. */
+  hashing: PasswordHashing;
+  /** Verifications that reached the hashing threads so far (sign-in, re-authentication, password change). */
+  readonly verifies: number;
+  /** Verifications wait here until `open` (hashes of new passwords are not held). */
+  hold(): void;
+  open(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * The service's real argon2 pool, with every verification counted and, on request, held at
+ * the door: a test sees how many password checks a burst cost, and can fire more requests
+ * while the first ones are still being checked.
+ */
+export function observableHashing(options: { threads?: number; maxWaiting?: number } = {}): ObservableHashing {
+  const pool = workerPool(defaultHashingThreads());
+  let verifies = 0;
+  let gate: Promise<void> | undefined;
+  let openGate: () => void = () => {};
+  const backend: HashingBackend = {
+    hash: (password) => pool.hash(password),
+    async verify(passwordHash, password) {
+      verifies += 1;
+      if (gate) await gate;
+      return pool.verify(passwordHash, password);
+    },
+  };
+  // Wide enough by default that admission never limits a test that is about the lockout.
+  const hashing = new PasswordHashing(backend, options.threads ?? 128, options.maxWaiting ?? 128);
+  return {
+    hashing,
+    get verifies() {
+      return verifies;
+    },
+    hold() {
+      gate ??= new Promise<void>((resolve) => (openGate = resolve));
+    },
+    open() {
+      openGate();
+      gate = undefined;
+    },
+    close: async () => pool.close?.(),
+  };
+}
+
+/** Waits (on real time, briefly) until the condition holds; fails after `ms`. */
+export async function until(condition: () => boolean, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
