@@ -3,6 +3,7 @@ import { type ComponentProps, type ReactNode, Suspense } from 'react';
 import { BrowserRouter, unstable_HistoryRouter as HistoryRouter, StaticRouter } from 'react-router';
 import { WaitingOverlay } from '../components/waiting-overlay';
 import type { PublicConfig } from '../config/public-config';
+import { SessionSwitchDialog } from '../features/auth/components/session-switch-dialog';
 import { PublicConfigContext } from '../config/public-config-context';
 import { QueryClientSlot } from '../lib/query-client-slot';
 import { AppRoutes } from './app-layout';
@@ -31,6 +32,8 @@ export function App({
       <Suspense fallback={<WaitingOverlay />}>
         <AppRoutes />
       </Suspense>
+      {/* A desktop app's portal link while another customer is signed in here (ADR 0029). */}
+      <SessionSwitchDialog />
       {children}
     </>
   );

@@ -42,13 +42,6 @@ describe('api-client', () => {
     expect(post?.headers.get('PaymentsEnv')).toBe('sandbox');
   });
 
-  it('sends AuthToken only when exchanging a token from a link', async () => {
-    const api = mockApi({ LoginByToken: signedIn(testUser) });
-    const answer = await postAccountCall('LoginByToken', { getProfile: true }, { authToken: 'from-link' });
-    expect(api.calls[0]?.headers.get('AuthToken')).toBe('from-link');
-    expect(answer).toEqual({ Result: { User: testUser }, Token: 'session-token' });
-  });
-
   it('turns Success:false into an ApiError with the fault and shows it in the banner', async () => {
     mockApi({ ChangeEmail: fault('EmailChangeEmailAlreadyUsedByAnotherUser') });
     const error = await postAccountCall('ChangeEmail', { newEmail: 'x@example.com' }).catch((e: unknown) => e);
