@@ -134,6 +134,12 @@ export const faults = {
     type: B,
     message: 'This sign-in link has expired. Open My SoundID from the app again.',
   },
+  /** CreateWebLoginCode signed in by a browser's cookie: only an app's AuthToken counts there. */
+  WebLoginCodeNeedsAppSession: {
+    status: 403,
+    type: ExceptionType.Input,
+    message: 'Only the desktop apps can make a sign-in link: send the AuthToken header.',
+  },
   /** Another customer is signed in here; ExceptionVariables CurrentEmail and LinkEmail name both. */
   WebLoginSwitchUnconfirmed: {
     status: 409,

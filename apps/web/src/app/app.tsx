@@ -3,8 +3,8 @@ import { type ComponentProps, type ReactNode, Suspense } from 'react';
 import { BrowserRouter, unstable_HistoryRouter as HistoryRouter, StaticRouter } from 'react-router';
 import { WaitingOverlay } from '../components/waiting-overlay';
 import type { PublicConfig } from '../config/public-config';
-import { SessionSwitchDialog } from '../features/auth/components/session-switch-dialog';
 import { PublicConfigContext } from '../config/public-config-context';
+import { SessionSwitchDialog } from '../features/auth/components/session-switch-dialog';
 import { QueryClientSlot } from '../lib/query-client-slot';
 import { AppRoutes } from './app-layout';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fault, inSequence, mockApi, ok, signedIn, testUser } from '../testing/mock-api';
+import { fault, inSequence, mockApi, ok, testUser } from '../testing/mock-api';
 import { setTestCookie } from '../testing/reset-client-state';
 import { apiGet, apiPost, postAccountCall } from './api-client';
 import { ApiError, apiErrorsStore } from './api-errors';

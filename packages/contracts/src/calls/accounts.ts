@@ -23,7 +23,7 @@ export const webLoginCodeSchema = z.string().min(1).max(1000);
 export const portalPathSchema = z
   .string()
   .max(200)
-  .regex(/^\/(?![/\\])[A-Za-z0-9\-._~/]*$/)
+  .regex(/^\/([A-Za-z0-9\-._~][A-Za-z0-9\-._~/]*)?$/)
   .refine((path) => !(TOKEN_ROUTES as readonly string[]).includes(path.split('/')[1] ?? ''));
 export const SOCIAL_TOKEN_TYPES = ['access_token', 'id_token'] as const;
 

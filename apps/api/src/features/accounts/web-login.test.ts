@@ -58,13 +58,23 @@ describe('CreateWebLoginCode', () => {
   it('is for apps only: a browser signed in by its cookie cannot turn the session into a link (ASVS 3.3.4)', async () => {
     const session = await freshSession(t, 'ann@example.com');
     const byCookie = await t.call('/api/apps/CreateWebLoginCode', {}, undefined, { ...BROWSER, ...asCookie(session) });
-    expect([byCookie.statusCode, faultOf(byCookie)]).toEqual([401, 'SecurityAuthTokenNotPassed']);
+    expect([byCookie.statusCode, faultOf(byCookie)]).toEqual([403, 'WebLoginCodeNeedsAppSession']);
+    // Not a session fault: the browser's session stays.
+    expect(byCookie.headers['set-cookie']).toBeUndefined();
+    expect(await whoIs(session)).toBe('ann@example.com');
     expect(faultOf(await t.call('/api/apps/CreateWebLoginCode', {}))).toBe('SecurityAuthTokenNotPassed');
   });
 
   it('opens only a page of this site, never a route whose token is a mail link', async () => {
     const app = await freshSession(t, 'ann@example.com');
-    for (const path of ['//evil.example/x', '/\\evil.example', 'https://evil.example/', 'products', '/verify-email', '/a?b=1']) {
+    for (const path of [
+      '//evil.example/x',
+      '/\\evil.example',
+      'https://evil.example/',
+      'products',
+      '/verify-email',
+      '/a?b=1',
+    ]) {
       const res = await t.call('/api/apps/CreateWebLoginCode', { path }, app);
       expect([res.statusCode, faultOf(res)], path).toEqual([400, 'RequestInvalid']);
     }
@@ -75,7 +85,10 @@ describe('ExchangeWebLoginCode', () => {
   it('signs a browser in once with the code, as a sign-in does: cookie only, no Token (ASVS 7.2.4, 3.3.4)', async () => {
     const code = await codeFor('ann@example.com');
     const res = await exchange(code);
-    expect(res.json()).toEqual({ Success: true, Result: { User: expect.objectContaining({ Email: 'ann@example.com' }) } });
+    expect(res.json()).toEqual({
+      Success: true,
+      Result: { User: expect.objectContaining({ Email: 'ann@example.com' }) },
+    });
     const session = cookieToken(res) as string;
     expect(session).toBeTruthy();
     // A session cookie: the customer did not ask to be kept signed in.
@@ -156,7 +169,10 @@ describe('ExchangeWebLoginCode', () => {
     const ann = await freshSession(t, 'ann@example.com');
     const code = await codeFor('ann@example.com');
     const res = await exchange(code, asCookie(ann));
-    expect(res.json()).toEqual({ Success: true, Result: { User: expect.objectContaining({ Email: 'ann@example.com' }) } });
+    expect(res.json()).toEqual({
+      Success: true,
+      Result: { User: expect.objectContaining({ Email: 'ann@example.com' }) },
+    });
     expect(cookieToken(res)).toBeUndefined();
     expect(await whoIs(ann)).toBe('ann@example.com');
     expect(faultOf(await exchange(code))).toBe('WebLoginCodeUsed');

@@ -24,7 +24,7 @@ export const appRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { body: appAccountCalls.CreateWebLoginCode } },
     async (request) => {
       const auth = await app.requireSession(request);
-      if (auth.via !== 'header') throw new Fault('SecurityAuthTokenNotPassed');
+      if (auth.via !== 'header') throw new Fault('WebLoginCodeNeedsAppSession');
       return { Success: true, Result: await app.deps.accounts.createWebLoginCode(auth.userId, request.body.path) };
     },
   );

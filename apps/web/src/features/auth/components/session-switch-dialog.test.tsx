@@ -61,7 +61,7 @@ describe('switching accounts through a portal link', () => {
     const reload = vi.spyOn(browserLocation, 'reloadPage').mockImplementation(() => undefined);
     let confirmed = false;
     const api = mockApi({
-      ExchangeWebLoginCode: (call) => {
+      '/api/accounts/ExchangeWebLoginCode': (call) => {
         confirmed = call.body.confirmSwitch === true;
         return confirmed ? ok({ User: bob }) : switchQuestion;
       },
@@ -82,7 +82,7 @@ describe('switching accounts through a portal link', () => {
   it('stays with the current customer when the link ran out meanwhile, and says so', async () => {
     const reload = vi.spyOn(browserLocation, 'reloadPage').mockImplementation(() => undefined);
     mockApi({
-      ExchangeWebLoginCode: (call) =>
+      '/api/accounts/ExchangeWebLoginCode': (call) =>
         call.body.confirmSwitch ? fault('WebLoginCodeExpired', { ExceptionCode: 410 }) : switchQuestion,
       LoginByToken: signedIn(testUser),
       ...list,
