@@ -5,7 +5,6 @@ import { preloadScreens } from './app/router';
 import { takeStartupQuery } from './app/startup-query';
 import { readBootData } from './config/boot-data';
 import { fetchPublicConfig, withFallbacks } from './config/public-config';
-import { startWithLoginCode } from './features/auth/api/exchange-web-login-code';
 import { loadSession } from './features/auth/api/login-by-token';
 import { startErrorReports } from './lib/error-reports';
 import { setAnonymous, setSignedInUser } from './lib/session';
@@ -23,8 +22,12 @@ if (cleanedUrl) window.history.replaceState(window.history.state, '', cleanedUrl
 const boot = readBootData(document);
 // Who is signed in is settled in the background; the guards send navigations to /loading meanwhile.
 // A desktop app's portal link signs in through its one-time code (ADR 0029).
-if (loginCode) void startWithLoginCode(loginCode);
-else if (boot?.user) setSignedInUser(boot.user);
+if (loginCode) {
+  void import('./features/auth/api/exchange-web-login-code').then(
+    (exchange) => exchange.startWithLoginCode(loginCode),
+    () => loadSession(),
+  );
+} else if (boot?.user) setSignedInUser(boot.user);
 else if (boot?.signedOut) setAnonymous();
 else void loadSession();
 void preloadScreens(window.location.pathname);

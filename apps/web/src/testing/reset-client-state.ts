@@ -1,4 +1,4 @@
-import { pendingSwitchStore } from '../features/auth/api/exchange-web-login-code';
+import { pendingSwitchStore } from '../features/auth/session-switch-store';
 import { apiErrorsStore } from '../lib/api-errors';
 import { navigationMemoryStore } from '../lib/navigation-memory';
 import { clearAllNotifications } from '../lib/notifications';

@@ -135,9 +135,6 @@ export interface WebLoginCodeResult {
   ExpiresAt: number;
 }
 
-/** The ExceptionVariables of WebLoginSwitchUnconfirmed: who is signed in, and whom the link signs in. */
-export const WEB_LOGIN_SWITCH_VARIABLES = { current: 'CurrentEmail', link: 'LinkEmail' } as const;
-
 export interface FeaturesResult {
   CoProducer: boolean;
 }

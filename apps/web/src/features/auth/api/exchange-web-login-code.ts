@@ -2,19 +2,9 @@ import { type FaultName, type LoginResult, type User, WEB_LOGIN_SWITCH_VARIABLES
 import { postAccountCall } from '../../../lib/api-client';
 import { isApiError, isFault, showApiError } from '../../../lib/api-errors';
 import { reloadPage } from '../../../lib/browser-location';
-import { createStore } from '../../../lib/create-store';
 import { setSignedInUser } from '../../../lib/session';
+import { type PendingSwitch, pendingSwitchStore } from '../session-switch-store';
 import { loadSession } from './login-by-token';
-
-/** A desktop app's portal link met while another customer is signed in here: the question to ask. */
-export interface PendingSwitch {
-  code: string;
-  currentEmail: string;
-  linkEmail: string;
-}
-
-/** The switch the customer is asked about (ADR 0029); null when there is none. */
-export const pendingSwitchStore = createStore<PendingSwitch | null>(null);
 
 /** The faults of a link that cannot sign in (unknown, used, expired): said on the page, not silently dropped. */
 const LINK_FAULTS: FaultName[] = ['WebLoginCodeInvalid', 'WebLoginCodeUsed', 'WebLoginCodeExpired'];

@@ -1,19 +1,14 @@
 import { sessionSwitchText } from '@soundid/contracts/ui-text';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Button } from '../../../components/button';
-import { useStore } from '../../../lib/create-store';
-import { acceptSwitch, declineSwitch, type PendingSwitch, pendingSwitchStore } from '../api/exchange-web-login-code';
+import { acceptSwitch, declineSwitch } from '../api/exchange-web-login-code';
+import type { PendingSwitch } from '../session-switch-store';
 
 /**
  * Asks before a desktop app's portal link replaces the session of another customer signed in
  * here, naming both addresses (ADR 0029). Escape and the first button keep the current one.
  */
-export function SessionSwitchDialog() {
-  const pending = useStore(pendingSwitchStore);
-  return pending ? <SwitchQuestion pending={pending} /> : null;
-}
-
-function SwitchQuestion({ pending }: { pending: PendingSwitch }) {
+export default function SessionSwitchDialog({ pending }: { pending: PendingSwitch }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const questionId = useId();
