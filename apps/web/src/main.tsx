@@ -13,17 +13,23 @@ import './styles/global.css';
 // First, so that what goes wrong from here on is reported (a sample of it, ADR 0026).
 startErrorReports();
 
-const { sessionToken, cleanedUrl } = takeStartupQuery(new URL(window.location.href));
+const { loginCode, cleanedUrl } = takeStartupQuery(new URL(window.location.href));
 if (cleanedUrl) window.history.replaceState(window.history.state, '', cleanedUrl);
 
 // The page the service wrote says what the start-up would otherwise ask it (ADR 0024): its
 // configuration, and that no session cookie came with it (then nobody is signed in), or, with a
 // screen rendered for a signed-in customer, who that is and the data the screen was drawn from.
 const boot = readBootData(document);
-if (boot?.user && !sessionToken) setSignedInUser(boot.user);
-else if (boot?.signedOut && !sessionToken) setAnonymous();
 // Who is signed in is settled in the background; the guards send navigations to /loading meanwhile.
-else void loadSession(sessionToken);
+// A desktop app's portal link signs in through its one-time code (ADR 0029).
+if (loginCode) {
+  void import('./features/auth/api/exchange-web-login-code').then(
+    (exchange) => exchange.startWithLoginCode(loginCode),
+    () => loadSession(),
+  );
+} else if (boot?.user) setSignedInUser(boot.user);
+else if (boot?.signedOut) setAnonymous();
+else void loadSession();
 void preloadScreens(window.location.pathname);
 const config = boot ? withFallbacks(boot.config) : await fetchPublicConfig();
 if (boot?.queries) (await import('./app/query-layout')).startPageQueries(boot.queries);

@@ -18,6 +18,13 @@ export const PASSWORD_RESET_LINK_VALIDITY_HOURS = 1;
 export const EMAIL_CHANGE_LINK_VALIDITY_HOURS = 24;
 export const ACCOUNT_DELETION_LINK_VALIDITY_HOURS = 24;
 export const APP_LOGIN_TOKEN_VALIDITY_MINUTES = 5;
+/** The one-time code of a portal link a desktop app opens signed in (ADR 0029). */
+export const WEB_LOGIN_CODE_VALIDITY_MINUTES = 2;
+/**
+ * The ExceptionVariables of WebLoginSwitchUnconfirmed: who is signed in, and whom the link signs
+ * in. Here, not beside the call's schema: the SPA's start-up reads it, and must not load zod (ADR 0020).
+ */
+export const WEB_LOGIN_SWITCH_VARIABLES = { current: 'CurrentEmail', link: 'LinkEmail' } as const;
 
 export const SERIAL_MIN_LENGTH = 9;
 export const SERIAL_MAX_LENGTH = 24;

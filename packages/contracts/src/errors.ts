@@ -121,6 +121,35 @@ export const faults = {
   AccountDeletionTokenAlreadyUsed: { status: 409, type: B, message: 'Account already deleted.' },
   AccountDeletionTokenNotFound: { status: 404, type: B, message: 'This account deletion link is invalid.' },
 
+  // Portal links of the desktop apps (ADR 0029): a one-time code, never a session token
+  WebLoginCodeInvalid: {
+    status: 400,
+    type: B,
+    message: 'This sign-in link is not valid. Open My SoundID from the app again.',
+  },
+  WebLoginCodeUsed: {
+    status: 409,
+    type: B,
+    message: 'This sign-in link has already been used. Open My SoundID from the app again.',
+  },
+  WebLoginCodeExpired: {
+    status: 410,
+    type: B,
+    message: 'This sign-in link has expired. Open My SoundID from the app again.',
+  },
+  /** CreateWebLoginCode signed in by a browser's cookie: only an app's AuthToken counts there. */
+  WebLoginCodeNeedsAppSession: {
+    status: 403,
+    type: ExceptionType.Input,
+    message: 'Only the desktop apps can make a sign-in link: send the AuthToken header.',
+  },
+  /** Another customer is signed in here; ExceptionVariables CurrentEmail and LinkEmail name both. */
+  WebLoginSwitchUnconfirmed: {
+    status: 409,
+    type: B,
+    message: 'Another account is signed in on this browser. Confirm to switch accounts.',
+  },
+
   // Limits
   AttemptOverLimitLogin: {
     status: 429,

@@ -30,6 +30,9 @@ Commands:
                  Writes an .swinfo request file for the portal's offline activation panel
   verify-offline --file <licence file> [--machine <id>]
                  Verifies a licence file with the service's published Ed25519 public key
+  open-portal [--path <page>]
+                 Prints a link that opens My SoundID in the browser signed in as the app's
+                 customer (a one-time code valid for 2 minutes; default page /)
   logout         Ends the app's session and forgets it
 
 Options:
@@ -52,6 +55,7 @@ const OPTIONS = [
   'file',
   'seconds',
   'request',
+  'path',
 ] as const;
 type Options = Partial<Record<(typeof OPTIONS)[number], string>>;
 
@@ -288,6 +292,20 @@ export async function runSimulator(argv: string[], io: SimulatorIo): Promise<num
       io.log(
         `valid: ${payload.productName} on ${payload.machineId} (${payload.licenseKind}${payload.expiresAt ? ` until ${payload.expiresAt}` : ''})`,
       );
+      return 0;
+    }
+    case 'open-portal': {
+      const state = readState();
+      const result = (
+        await call(
+          options.url ? baseUrl : state.url,
+          'POST',
+          '/api/apps/CreateWebLoginCode',
+          options.path ? { path: options.path } : {},
+          state.token,
+        )
+      ).Result as { Url: string };
+      io.log(result.Url);
       return 0;
     }
     case 'logout': {

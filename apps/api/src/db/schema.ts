@@ -60,6 +60,7 @@ export const ACTION_TOKEN_KINDS = [
   'password_reset',
   'account_deletion',
   'app_login',
+  'web_login',
 ] as const;
 export type ActionTokenKind = (typeof ACTION_TOKEN_KINDS)[number];
 

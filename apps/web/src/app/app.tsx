@@ -1,11 +1,26 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { type ComponentProps, type ReactNode, Suspense } from 'react';
+import { type ComponentProps, lazy, type ReactNode, Suspense } from 'react';
 import { BrowserRouter, unstable_HistoryRouter as HistoryRouter, StaticRouter } from 'react-router';
 import { WaitingOverlay } from '../components/waiting-overlay';
 import type { PublicConfig } from '../config/public-config';
 import { PublicConfigContext } from '../config/public-config-context';
+import { pendingSwitchStore } from '../features/auth/session-switch-store';
+import { useStore } from '../lib/create-store';
 import { QueryClientSlot } from '../lib/query-client-slot';
 import { AppRoutes } from './app-layout';
+
+const SessionSwitchDialog = lazy(() => import('../features/auth/components/session-switch-dialog'));
+
+/** A desktop app's portal link while another customer is signed in here: the question (ADR 0029). */
+function SessionSwitchQuestion() {
+  const pending = useStore(pendingSwitchStore);
+  if (!pending) return null;
+  return (
+    <Suspense fallback={null}>
+      <SessionSwitchDialog pending={pending} />
+    </Suspense>
+  );
+}
 
 export function App({
   config,
@@ -31,6 +46,7 @@ export function App({
       <Suspense fallback={<WaitingOverlay />}>
         <AppRoutes />
       </Suspense>
+      <SessionSwitchQuestion />
       {children}
     </>
   );

@@ -12,8 +12,9 @@ describe('takeStartupQuery', () => {
     expect(loadSavedHeaders()).toEqual({ Software: 'Reference/5.1' });
   });
 
-  it('takes a session token out of the URL to be exchanged', () => {
-    expect(at('/products?token=abc')).toEqual({ sessionToken: 'abc', cleanedUrl: '/products' });
+  it('takes the query token out of the URL as a login code to exchange, never as a session token (ADR 0029)', () => {
+    expect(at('/products?token=abc')).toEqual({ loginCode: 'abc', cleanedUrl: '/products' });
+    expect(at('/products?token=abc')).not.toHaveProperty('sessionToken');
   });
 
   it('ignores the query token on the four action-token routes', () => {

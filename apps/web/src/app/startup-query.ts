@@ -3,11 +3,12 @@ import { saveHeadersFromQuery } from '../lib/saved-headers';
 
 /**
  * Takes what the start-up URL carries for the session layer out of it (spec §2): the `headers`
- * query is saved for later requests, and a session `token` is returned to be exchanged, except
- * on the four routes where `token` is an action token from a mail. Both leave the address bar
- * so that they are neither bookmarked nor leaked through the Referer.
+ * query is saved for later requests, and the query `token` is returned as a login code, except
+ * on the four routes where `token` is an action token from a mail. The code is a desktop app's
+ * one-time code, exchanged by ExchangeWebLoginCode, never used as a session token (ADR 0029).
+ * Both leave the address bar so that they are neither bookmarked nor leaked through the Referer.
  */
-export function takeStartupQuery(url: URL): { sessionToken?: string; cleanedUrl?: string } {
+export function takeStartupQuery(url: URL): { loginCode?: string; cleanedUrl?: string } {
   const params = url.searchParams;
   let changed = false;
   const headers = params.get('headers');
@@ -25,7 +26,7 @@ export function takeStartupQuery(url: URL): { sessionToken?: string; cleanedUrl?
   }
   const query = params.toString();
   return {
-    ...(token ? { sessionToken: token } : {}),
+    ...(token ? { loginCode: token } : {}),
     ...(changed ? { cleanedUrl: `${url.pathname}${query ? `?${query}` : ''}${url.hash}` } : {}),
   };
 }

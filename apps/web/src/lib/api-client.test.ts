@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fault, inSequence, mockApi, ok, signedIn, testUser } from '../testing/mock-api';
+import { fault, inSequence, mockApi, ok, testUser } from '../testing/mock-api';
 import { setTestCookie } from '../testing/reset-client-state';
 import { apiGet, apiPost, postAccountCall } from './api-client';
 import { ApiError, apiErrorsStore } from './api-errors';
@@ -40,13 +40,6 @@ describe('api-client', () => {
     expect(get?.headers.get('X-Partner')).toBe('adam');
     expect(post?.headers.get('UTI')).toBe('tracking-1');
     expect(post?.headers.get('PaymentsEnv')).toBe('sandbox');
-  });
-
-  it('sends AuthToken only when exchanging a token from a link', async () => {
-    const api = mockApi({ LoginByToken: signedIn(testUser) });
-    const answer = await postAccountCall('LoginByToken', { getProfile: true }, { authToken: 'from-link' });
-    expect(api.calls[0]?.headers.get('AuthToken')).toBe('from-link');
-    expect(answer).toEqual({ Result: { User: testUser }, Token: 'session-token' });
   });
 
   it('turns Success:false into an ApiError with the fault and shows it in the banner', async () => {

@@ -25,9 +25,8 @@ export interface ApiSuccess<T> {
   Token?: string;
 }
 
+/** The SPA never sends AuthToken: its session is the HttpOnly cookie alone (ADR 0029). */
 export interface CallOptions {
-  /** Only to exchange a session token that came in a link (`?token=`) through LoginByToken. */
-  authToken?: string;
   /** Payment calls forward the PaymentsEnv cookie. */
   paymentsEnv?: boolean;
 }
@@ -67,7 +66,6 @@ function buildHeaders(method: 'GET' | 'POST', options: CallOptions): Headers {
     const paymentsEnv = readCookie(PAYMENTS_ENV_COOKIE);
     if (paymentsEnv) headers.set('PaymentsEnv', paymentsEnv);
   }
-  if (options.authToken) headers.set('AuthToken', options.authToken);
   return headers;
 }
 

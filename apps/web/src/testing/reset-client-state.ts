@@ -1,3 +1,4 @@
+import { pendingSwitchStore } from '../features/auth/session-switch-store';
 import { apiErrorsStore } from '../lib/api-errors';
 import { navigationMemoryStore } from '../lib/navigation-memory';
 import { clearAllNotifications } from '../lib/notifications';
@@ -7,6 +8,7 @@ import { sessionStore } from '../lib/session';
 export function resetClientState(): void {
   sessionStore.set(undefined);
   apiErrorsStore.set([]);
+  pendingSwitchStore.set(null);
   clearAllNotifications();
   navigationMemoryStore.set({ redirectAfterLogin: false, savedRedirectPath: null });
   delete window.dataLayer;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PASSWORD_MAX_LENGTH } from '../constants';
+import { PASSWORD_MAX_LENGTH, TOKEN_ROUTES } from '../constants';
 import { addressSchema, emailSchema, passwordSchema } from '../validators';
 import { actionTokenSchema, callBody, emptyBody } from './common';
 
@@ -8,6 +8,23 @@ const presentedPassword = z.string().min(1).max(PASSWORD_MAX_LENGTH);
 
 export const SOCIAL_PLATFORMS = ['Google', 'Apple', 'Facebook'] as const;
 export type SocialPlatform = (typeof SOCIAL_PLATFORMS)[number];
+
+/**
+ * The one-time code of a portal link that a desktop app opened (ADR 0029), bounded but not
+ * shaped: anything else (a session token, a cut link) is looked up and answers
+ * WebLoginCodeInvalid. Only hashes are looked up.
+ */
+export const webLoginCodeSchema = z.string().min(1).max(1000);
+
+/**
+ * A page of the portal to open a desktop app's link at: a path on this site (never `//host`),
+ * and not one of the routes whose `?token=` is a mail's action token.
+ */
+export const portalPathSchema = z
+  .string()
+  .max(200)
+  .regex(/^\/([A-Za-z0-9\-._~][A-Za-z0-9\-._~/]*)?$/)
+  .refine((path) => !(TOKEN_ROUTES as readonly string[]).includes(path.split('/')[1] ?? ''));
 export const SOCIAL_TOKEN_TYPES = ['access_token', 'id_token'] as const;
 
 export const accountCalls = {
@@ -27,6 +44,12 @@ export const accountCalls = {
   }),
   Logout: emptyBody,
   GetAppLoginDeeplink: emptyBody,
+  /**
+   * Signs the browser in with the one-time code of a desktop app's portal link (`?token=`).
+   * With a different customer signed in here it changes nothing and answers
+   * WebLoginSwitchUnconfirmed until the customer confirms (`confirmSwitch`), ADR 0029.
+   */
+  ExchangeWebLoginCode: callBody({ code: webLoginCodeSchema, confirmSwitch: z.boolean().optional() }),
   UpdateUserDetails: callBody(addressSchema.shape),
   register: callBody({ email: emailSchema, password: passwordSchema }),
   InitiatePasswordReset: callBody({ email: emailSchema }),
@@ -47,6 +70,12 @@ export const accountCalls = {
   GetSessions: emptyBody,
   /** The password confirms it (ASVS 7.5.2); accounts without a password send none. */
   EndOtherSessions: callBody({ password: z.string().max(PASSWORD_MAX_LENGTH).optional() }),
+} as const;
+
+/** Account calls of the desktop apps (`POST /api/apps/<Call>`, signed in with AuthToken). */
+export const appAccountCalls = {
+  /** A portal link that opens the browser signed in as the app's customer (ADR 0029). */
+  CreateWebLoginCode: callBody({ path: portalPathSchema.optional() }),
 } as const;
 
 export type AccountCallName = keyof typeof accountCalls;
@@ -96,6 +125,14 @@ export interface Country {
 
 export interface AppLoginDeeplinkResult {
   AppLoginDeeplink: string;
+}
+
+/** CreateWebLoginCode's answer: the one-time code, and the portal link that carries it as `?token=`. */
+export interface WebLoginCodeResult {
+  Code: string;
+  Url: string;
+  /** Epoch ms. */
+  ExpiresAt: number;
 }
 
 export interface FeaturesResult {

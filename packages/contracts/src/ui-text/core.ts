@@ -136,3 +136,12 @@ export const voiceAiBuyTitles = {
 export const licencesTitles = {
   voiceAiActivate: 'How to activate SoundID VoiceAI',
 } as const;
+
+// ── A desktop app's portal link while another customer is signed in (ADR 0029) ──
+export const sessionSwitchText = {
+  title: 'Switch account?',
+  question: (currentEmail: string, linkEmail: string) =>
+    `You are signed in as ${currentEmail}. The link you opened signs in as ${linkEmail}. Sign out ${currentEmail} and continue as ${linkEmail}?`,
+  switch: (linkEmail: string) => `Continue as ${linkEmail}`,
+  stay: (currentEmail: string) => `Stay signed in as ${currentEmail}`,
+} as const;

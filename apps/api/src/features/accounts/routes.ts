@@ -56,19 +56,40 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   /**
-   * Who is signed in; also exchanges a query token (sent as AuthToken) for the cookie. Signed
-   * in by the cookie, the answer carries no Token: script must never read the session (ASVS 3.3.4).
+   * Who is signed in. Signed in by the cookie, the answer carries no Token: script must never
+   * read the session (ASVS 3.3.4). A token sent as AuthToken never becomes the browser's cookie:
+   * a session a link or a third party chose is not planted (ASVS 7.2.4; portal links of the
+   * apps are exchanged by ExchangeWebLoginCode, ADR 0029).
    */
-  app.post(path('LoginByToken'), { schema: { body: accountCalls.LoginByToken } }, async (request, reply) => {
+  app.post(path('LoginByToken'), { schema: { body: accountCalls.LoginByToken } }, async (request) => {
     const auth = await app.requireSession(request);
     const user = toUser(auth.user);
     const Result = { User: request.body.getProfile === false ? { ...user, Profile: null } : user };
-    if (auth.via === 'cookie') return { Success: true, Result };
-    const token = String(request.headers.authtoken);
-    sessionCookie.set(reply, token, auth.expiresAt, auth.keepMeSignedIn);
-    if (isBrowserRequest(request)) return { Success: true, Result };
-    return { Success: true, Token: token, Result };
+    if (auth.via === 'cookie' || isBrowserRequest(request)) return { Success: true, Result };
+    return { Success: true, Token: String(request.headers.authtoken), Result };
   });
+
+  /**
+   * The query token of a desktop app's portal link (ADR 0029): a one-time code, answered like
+   * a sign-in. A session live here is replaced only once the customer confirms, and then ended.
+   */
+  app.post(
+    path('ExchangeWebLoginCode'),
+    { schema: { body: accountCalls.ExchangeWebLoginCode } },
+    async (request, reply) => {
+      const current = await app.optionalSession(request);
+      const result = await accounts.exchangeWebLoginCode(
+        request.body.code,
+        current && { userId: current.userId, email: current.user.email },
+        request.body.confirmSwitch ?? false,
+        clientMeta(request),
+      );
+      if (!result.session) return ok({ User: result.user });
+      // The session it replaces ends, whether it came as the cookie or as AuthToken (ASVS 7.2.4).
+      if (current) await app.deps.sessions.revoke(current.sessionId);
+      return signedIn(request, reply, { session: result.session, user: result.user });
+    },
+  );
 
   app.post(path('LoginBySocial'), { schema: { body: accountCalls.LoginBySocial } }, async (request, reply) => {
     const { socialPlatform, token, tokenType, getProfile, keepMeSignedIn } = request.body;

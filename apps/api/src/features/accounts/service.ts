@@ -12,6 +12,9 @@ import {
   type SocialPlatform,
   type User,
   VERIFICATION_LINK_VALIDITY_HOURS,
+  WEB_LOGIN_CODE_VALIDITY_MINUTES,
+  WEB_LOGIN_SWITCH_VARIABLES,
+  type WebLoginCodeResult,
 } from '@soundid/contracts';
 import { and, eq, ne } from 'drizzle-orm';
 import type { Database } from '../../db/client';
@@ -82,6 +85,24 @@ const APP_LOGIN_FAULTS: TokenFaults = {
   alreadyUsed: 'ActionTokenAlreadyUsed',
   expired: 'TokenExpired',
 };
+
+const WEB_LOGIN_FAULTS: TokenFaults = {
+  notFound: 'WebLoginCodeInvalid',
+  alreadyUsed: 'WebLoginCodeUsed',
+  expired: 'WebLoginCodeExpired',
+};
+
+/** Who is signed in where a portal link is opened, if anyone. */
+export interface CurrentSession {
+  userId: string;
+  email: string;
+}
+
+/** A portal link's exchange: a new session, or none when the link's customer is already signed in here. */
+export interface WebLoginExchange {
+  user: User;
+  session?: IssuedSession;
+}
 
 export interface ClientMeta {
   userAgent?: string | undefined;
@@ -390,6 +411,52 @@ export class AccountService {
       if (!user) throw new Fault('UserNotFound');
       const session = await this.deps.sessions.issue(tx, user.id, true, meta);
       return { session, user: toUser(user) };
+    });
+  }
+
+  // ── A desktop app opening the portal signed in (ADR 0029) ───────────────
+
+  /**
+   * A one-time code for a portal link, bound to the app's customer: random (256 bits), stored
+   * as a hash, single-use and valid for 2 minutes. `path` is a page of this site (the contracts'
+   * portalPathSchema); the link carries the code as the spec's query token.
+   */
+  async createWebLoginCode(userId: string, path = '/'): Promise<WebLoginCodeResult> {
+    const { db, clock, publicUrl } = this.deps;
+    const code = await this.deps.tokens.create(db, 'web_login', userId, WEB_LOGIN_CODE_VALIDITY_MINUTES);
+    return {
+      Code: code,
+      Url: `${publicUrl}${path}?token=${code}`,
+      ExpiresAt: clock.now().getTime() + WEB_LOGIN_CODE_VALIDITY_MINUTES * 60_000,
+    };
+  }
+
+  /**
+   * Uses a portal link's code. Only a code made by CreateWebLoginCode counts: a session token
+   * or anything else is not found (ASVS 7.2.4: a session is always issued here, never taken
+   * over). With another customer signed in here, nothing changes (the code stays unused) until
+   * the customer confirms the switch (ASVS 7.6.2); the link's own customer keeps the session.
+   */
+  async exchangeWebLoginCode(
+    code: string,
+    current: CurrentSession | undefined,
+    confirmSwitch: boolean,
+    meta: ClientMeta,
+  ): Promise<WebLoginExchange> {
+    return this.deps.db.transaction(async (tx) => {
+      const row = await this.deps.tokens.consume(tx, 'web_login', code, WEB_LOGIN_FAULTS);
+      const user = row.userId ? await findUserById(tx, row.userId) : undefined;
+      if (!user) throw new Fault('WebLoginCodeInvalid');
+      if (current?.userId === user.id) return { user: toUser(user) };
+      if (current && !confirmSwitch) {
+        // Thrown inside the transaction: the code's use is rolled back, the question can be answered.
+        throw new Fault('WebLoginSwitchUnconfirmed', {
+          [WEB_LOGIN_SWITCH_VARIABLES.current]: current.email,
+          [WEB_LOGIN_SWITCH_VARIABLES.link]: user.email,
+        });
+      }
+      const session = await this.deps.sessions.issue(tx, user.id, false, meta);
+      return { user: toUser(user), session };
     });
   }
 

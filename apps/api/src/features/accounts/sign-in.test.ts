@@ -60,7 +60,8 @@ describe('session', () => {
     const token = (await login('ida@example.com')).json().Token;
     const res = await t.call('/api/accounts/LoginByToken', { getProfile: true }, token);
     expect(res.json()).toMatchObject({ Success: true, Token: token, Result: { User: { Email: 'ida@example.com' } } });
-    expect(res.headers['set-cookie']).toMatch(/^soundid_session=/);
+    // The header's token never becomes a cookie (ADR 0029).
+    expect(res.headers['set-cookie']).toBeUndefined();
   });
 
   it('accepts the cookie only together with the Software header (ASVS 3.5.1, 3.3.4)', async () => {

@@ -1,5 +1,6 @@
-import { actionTokenSchema, callBody } from '@soundid/contracts';
+import { actionTokenSchema, appAccountCalls, callBody } from '@soundid/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { Fault } from '../../lib/fault';
 import { clientMeta } from '../accounts/routes';
 
 export const appCalls = {
@@ -12,4 +13,19 @@ export const appRoutes: FastifyPluginAsyncZod = async (app) => {
     const result = await app.deps.accounts.exchangeAppLoginToken(request.body.token, clientMeta(request));
     return { Success: true, Token: result.session.token, Result: { User: result.user } };
   });
+
+  /**
+   * A portal link that opens the browser signed in as the app's customer (ADR 0029). Apps
+   * only: signed in by AuthToken. A browser's cookie does not count here, or a script injected
+   * into a page could turn the HttpOnly session into a link to send away (ASVS 3.3.4).
+   */
+  app.post(
+    '/api/apps/CreateWebLoginCode',
+    { schema: { body: appAccountCalls.CreateWebLoginCode } },
+    async (request) => {
+      const auth = await app.requireSession(request);
+      if (auth.via !== 'header') throw new Fault('WebLoginCodeNeedsAppSession');
+      return { Success: true, Result: await app.deps.accounts.createWebLoginCode(auth.userId, request.body.path) };
+    },
+  );
 };

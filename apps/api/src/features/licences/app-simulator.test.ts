@@ -79,6 +79,22 @@ describe('app simulator', () => {
     await expect(app('check', ...product)).rejects.toThrow(/Not signed in/);
   });
 
+  it('open-portal prints a portal link whose one-time code signs a browser in as the app’s customer (ADR 0029)', async () => {
+    await signUpVerified(t, 'sim.portal@example.com');
+    await app('login', '--email', 'sim.portal@example.com', '--password', PASSWORD);
+    const { code, out } = await app('open-portal', '--path', '/products');
+    expect(code).toBe(0);
+    expect(out).toMatch(/^http:\/\/localhost:3000\/products\?token=[A-Za-z0-9_-]{43}$/);
+    const exchange = () =>
+      t.call('/api/accounts/ExchangeWebLoginCode', { code: new URL(out).searchParams.get('token') });
+    expect((await exchange()).json()).toMatchObject({
+      Success: true,
+      Result: { User: { Email: 'sim.portal@example.com' } },
+    });
+    expect((await exchange()).json().Fault.ExceptionName).toBe('WebLoginCodeUsed');
+    await expect(app('open-portal', '--path', '//evil.example')).rejects.toThrow(/RequestInvalid/);
+  });
+
   it('spends tokens like VoiceAI does, once per request id, on a pay-as-you-go activation', async () => {
     await signUpVerified(t, 'sim.tokens@example.com');
     await adminCall(t, '/api/admin/grant-tokens', { email: 'sim.tokens@example.com', amount: 1000 });
