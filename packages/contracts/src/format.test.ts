@@ -7,12 +7,12 @@ import {
   formatPrice,
   maskEmail,
   maskLicenseKey,
-  pageTitle,
-  paginationWindow,
   parseDotNetDate,
   toDotNetDate,
   toEpochMs,
 } from './format';
+import { pageTitle } from './page-title';
+import { paginationWindow } from './pagination';
 
 describe('format', () => {
   it('address: non-empty parts joined by commas, or No address entered', () => {

@@ -1,4 +1,3 @@
-import { PAGE_TITLE_PREFIX, PAGE_TITLE_SEPARATOR, PAGINATION_WINDOW } from './constants';
 import { messages } from './messages';
 
 let regionNames: Intl.DisplayNames | undefined;
@@ -25,11 +24,6 @@ export function formatAddress(
     .map((p) => p?.trim())
     .filter((p): p is string => Boolean(p));
   return parts.length > 0 ? parts.join(', ') : messages.noAddress;
-}
-
-/** 'My SoundID | Title | Subtitle' from the matched routes' titles. */
-export function pageTitle(titles: readonly (string | undefined)[]): string {
-  return [PAGE_TITLE_PREFIX, ...titles.filter((t): t is string => Boolean(t))].join(PAGE_TITLE_SEPARATOR);
 }
 
 /** A licence key shown masked and upper-cased: the last group visible. */
@@ -84,19 +78,6 @@ export function parseDotNetDate(value: string): Date | undefined {
 export function formatPrice(amount: number | string, currencyCode: string): string {
   const symbol = currencyCode.toUpperCase() === 'USD' ? '$' : '€';
   return `${symbol}${Number(amount).toFixed(2)}`;
-}
-
-/** Pager items: 3 pages each side of the current, plus first and last, with ellipses. */
-export function paginationWindow(page: number, pageCount: number): (number | 'ellipsis')[] {
-  const from = Math.max(1, page - PAGINATION_WINDOW);
-  const to = Math.min(pageCount, page + PAGINATION_WINDOW);
-  const items: (number | 'ellipsis')[] = [];
-  if (from > 1) items.push(1);
-  if (from > 2) items.push('ellipsis');
-  for (let p = from; p <= to; p++) items.push(p);
-  if (to < pageCount - 1) items.push('ellipsis');
-  if (to < pageCount) items.push(pageCount);
-  return items;
 }
 
 /** A device's registration date (`/Date(ms)/`) as day-month-year, dd/mm/yyyy; '' when unreadable. */

@@ -12,6 +12,8 @@ export * from './field-rules';
 export * from './format';
 export * from './licence-messages';
 export * from './messages';
+export * from './page-title';
+export * from './pagination';
 export * from './redact';
 // Storefront (perpetual licence purchase)
 export * from './storefront';
