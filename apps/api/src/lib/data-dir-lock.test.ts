@@ -142,7 +142,7 @@ describe('DATA_DIR lock', () => {
       catch (error) { outcome = error.name; }
       console.log(outcome);
       setTimeout(() => {}, 120000);`;
-    const children = Array.from({ length: 4 }, () =>
+    const children = Array.from({ length: 8 }, () =>
       spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
         cwd: path.dirname(fileURLToPath(import.meta.url)),
         stdio: ['ignore', 'pipe', 'inherit'],
@@ -159,6 +159,6 @@ describe('DATA_DIR lock', () => {
     );
     for (const child of children) child.kill('SIGKILL');
     expect(outcomes.filter((outcome) => outcome === 'won')).toHaveLength(1);
-    expect(outcomes.filter((outcome) => outcome === 'DataDirLocked')).toHaveLength(3);
+    expect(outcomes.filter((outcome) => outcome === 'DataDirLocked')).toHaveLength(7);
   }, 60_000);
 });

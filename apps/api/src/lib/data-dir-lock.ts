@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 
@@ -105,7 +105,7 @@ export function acquireDataDirLock(
   };
   const text = `${JSON.stringify(owner, null, 2)}\n`;
 
-  for (let attempt = 0; attempt < 20; attempt++) {
+  for (let attempt = 0; attempt < 200; attempt++) {
     const draft = `${file}.${pid}-${randomBytes(6).toString('hex')}`;
     writeFileSync(draft, text, { mode: 0o600, flag: 'wx' });
     try {
@@ -154,25 +154,40 @@ function holds(holder: LockOwner, self: number, facts: ProcessFacts): boolean {
 }
 
 /**
- * Moves a stale lock aside, unless another process took it over since it was read: then that
- * process's lock is put back (link() never replaces a lock that a third process made meanwhile).
+ * Removes a stale lock, under a take-over mutex (a directory beside it: mkdir() is atomic), so
+ * that of several processes finding the same stale lock one removes it and each then races
+ * for the name by link() as on a first start: one wins. Under the mutex the lock is read again
+ * and removed only if it is still the stale one read before; nothing else replaces a lock
+ * (link() never does, and only its owner releases it). A mutex older than a few seconds was
+ * left by a process that died in the middle of this and is cleared.
  */
 function takeOver(file: string, staleText: string): void {
-  const aside = `${file}.stale-${process.pid}-${randomBytes(6).toString('hex')}`;
+  const mutex = `${file}.takeover`;
   try {
-    renameSync(file, aside);
+    mkdirSync(mutex, { mode: 0o700 });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw error;
-  }
-  if (readProc(aside) !== staleText) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     try {
-      linkSync(aside, file);
+      if (Date.now() - statSync(mutex).mtimeMs > STALE_MUTEX_MS) rmdirSync(mutex);
     } catch {
-      // A third process holds the name now; the loop reads it.
+      // Gone meanwhile: its holder finished.
     }
+    pause(TAKEOVER_RETRY_MS);
+    return;
   }
-  unlinkSync(aside);
+  try {
+    if (readProc(file) === staleText) rmSync(file, { force: true });
+  } finally {
+    rmdirSync(mutex);
+  }
+}
+
+const STALE_MUTEX_MS = 10_000;
+const TAKEOVER_RETRY_MS = 10;
+
+/** Start-up waits a moment for another process's take-over (synchronous, as the lock is). */
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 function releaseIfOurs(file: string, text: string): void {
