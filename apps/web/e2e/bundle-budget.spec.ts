@@ -5,7 +5,7 @@ import { webDir } from './api-server';
 import { useBrowser } from './browser';
 
 /**
- * Issue 6, figure 4: the JavaScript /login loads stays within 100 KiB gzip (ADR 0020). A size
+ * The JavaScript /login loads stays within 100 KiB gzip (ADR 0020). A size
  * check, not a timing one: it reads the build the global setup made (apps/web/dist).
  */
 describe('/login JavaScript budget', () => {

@@ -7,7 +7,7 @@ import { MOBILE, useBrowser } from './browser';
 import { adminCli, appSimulator } from './licences';
 
 /**
- * Issue 4's "Done when", as README walks a newcomer through it: the demo customer's full page
+ * As README walks a newcomer through it: the demo customer's full page
  * after `npm start`, then a key issued with `npm run admin` (the CLI itself, found on PORT)
  * registered in the browser, a machine activated with `npm run app`, and that machine
  * deactivated in the browser. The demo customer is shared by the suite, so it is only read

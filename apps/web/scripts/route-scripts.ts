@@ -23,7 +23,7 @@ export interface RouteScripts {
   gzipBytes: number;
 }
 
-/** The JavaScript budget of /login (issue 6, figure 4): everything the page loads, gzip. */
+/** The JavaScript budget of /login (ADR 0020): everything the page loads, gzip. */
 export const LOGIN_JS_BUDGET_BYTES = 100 * 1024;
 
 /** The screen module the /login route loads lazily (app/router.tsx). */

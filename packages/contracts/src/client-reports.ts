@@ -1,6 +1,6 @@
 /**
- * The error-reporting service the front end uses (spec licenses-devices-tokens §7, both specs
- * §9): the browser sends a sample of its errors (ERROR_REPORT_SAMPLE_RATE) and of its page-load
+ * The error-reporting service the front end uses (docs/requirements.md §7, both specs
+ * docs/requirements.md §9): the browser sends a sample of its errors (ERROR_REPORT_SAMPLE_RATE) and of its page-load
  * traces (ERROR_TRACE_SAMPLE_RATE) to the account service, which logs them (ADR 0026). Kept free
  * of zod: the app's entry imports these, and /login loads no schema library (ADR 0020).
  */

@@ -1,4 +1,4 @@
-/** Timings and limits of the spec (account-and-sign-in §9, licenses-devices-tokens §9). */
+/** Timings and limits of the spec (docs/requirements.md §9). */
 export const NOTIFICATION_AUTO_CLOSE_MS = 5000;
 export const QUERY_NOTIFICATION_AUTO_CLOSE_MS = 30_000;
 export const HOVER_MENU_CLOSE_DELAY_MS = 200;
@@ -103,7 +103,7 @@ export const TOKEN_EXPIRY_WARNING_DAYS = 30;
  * id, Google Ads click id, Meta browser id, and the affiliate id the marketing site sets.
  */
 export const CHECKOUT_METADATA_COOKIES = ['_ga', '_gcl_aw', '_fbp', 'affiliate_id'] as const;
-/** The analytics item category of a token bundle (spec §7). */
+/** The analytics item category of a token bundle (docs/requirements.md §7). */
 export const TOKEN_BUNDLE_ITEM_CATEGORY = 'One-off';
-/** Where the card checkout ends (spec §2, post-checkout-message): the SPA route and the service's default return URL. */
+/** Where the card checkout ends (docs/requirements.md §2, post-checkout-message): the SPA route and the service's default return URL. */
 export const POST_CHECKOUT_PATH = '/products/post-checkout';

@@ -14,7 +14,7 @@ export type ExceptionType = (typeof ExceptionType)[keyof typeof ExceptionType];
 interface FaultSpec {
   status: number;
   type: ExceptionType;
-  /** The message of the spec's table (account-and-sign-in §8), shown to customers. */
+  /** The message of the spec's table (docs/requirements.md §8), shown to customers. */
   message: string;
   /** Sent as the Retry-After header: when trying again may succeed (a limit, a busy service). */
   retryAfterSeconds?: number;
@@ -349,7 +349,7 @@ export const faults = {
 
 export type FaultName = keyof typeof faults;
 
-/** Faults after which the SPA silently drops the session (account-and-sign-in §8). */
+/** Faults after which the SPA silently drops the session (docs/requirements.md §8). */
 export const SESSION_CLEARING_FAULTS: readonly FaultName[] = [
   'UserAuthenticationFailed',
   'SecurityAuthTokenExpired',
@@ -396,7 +396,7 @@ export interface SuccessEnvelope<T> {
 }
 export type Envelope<T> = SuccessEnvelope<T> | FailureEnvelope;
 
-// ── Account review (account-and-sign-in §8): faults whose message links to a help article ──
+// ── Account review (docs/requirements.md §8): faults whose message links to a help article ──
 /**
  * The spec's table gives KeyRevokeOverLimit a "Learn more" link to a support article: the same
  * link in the error banner and under the devices panel's deactivation error.

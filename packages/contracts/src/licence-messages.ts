@@ -2,8 +2,8 @@ import { REFERENCE_TRIAL_DAYS } from './constants';
 import { faults } from './errors';
 
 // A module of its own: the screens that use these load it with them, and /login does not (ADR 0020).
-// ── Licenses & Devices (licenses-devices-tokens §2, §8), word for word ──────────
-/** What a device without a name is called (spec §8: '<device name or Device> deactivated successfully.'). */
+// ── Licenses & Devices (docs/requirements.md §2, docs/requirements.md §8), word for word ──────────
+/** What a device without a name is called (docs/requirements.md §8: '<device name or Device> deactivated successfully.'). */
 const UNNAMED_DEVICE = 'Device';
 
 export const licenceMessages = {
@@ -28,7 +28,7 @@ export const licenceMessages = {
   download: 'Download',
   upgraded: 'Upgraded',
   downloadLicenseFile: 'Download license file',
-  /** The header link of the page (spec §2), also named by the licence mail. */
+  /** The header link of the page (docs/requirements.md §2), also named by the licence mail. */
   registerNewLicense: 'Register a new license',
   /** The way back to the page from other screens, the sandbox checkout page and the licence mail. */
   toProducts: 'Go to Licenses & Devices',

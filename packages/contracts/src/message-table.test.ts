@@ -3,7 +3,7 @@ import { FAULT_HELP_LINKS, faultMessage, faults, LOCALLY_HANDLED_FAULTS, SESSION
 import { messages } from './messages';
 import { text } from './ui-text/core';
 
-/** account-and-sign-in §8, the message table, copied word for word from the spec. */
+/** docs/requirements.md §8, the message table, copied word for word from the spec. */
 const SPEC_MESSAGE_TABLE: Record<string, string> = {
   'Network Error': 'Please check your internet connection and refresh the page to continue.',
   Unknown: 'Unknown error.',
@@ -40,7 +40,7 @@ const SPEC_MESSAGE_TABLE: Record<string, string> = {
   KeyRevokeOverLimit: 'You have reached license deactivation limit.',
 };
 
-/** §8 local handling, success notices and §5 validation messages the spec quotes. */
+/** docs/requirements.md §8 local handling, success notices and docs/requirements.md §5 validation messages the spec quotes. */
 const SPEC_QUOTED_MESSAGES: Partial<Record<keyof typeof messages, string>> = {
   verifyToLogIn: 'Verify your email address to log in.',
   verificationResent: 'We have sent you a email verification link. Please check your inbox.',
@@ -65,7 +65,7 @@ const SPEC_QUOTED_MESSAGES: Partial<Record<keyof typeof messages, string>> = {
   noAddress: 'No address entered',
 };
 
-describe('the message table of spec §8', () => {
+describe('the message table of docs/requirements.md §8', () => {
   it.each(Object.entries(SPEC_MESSAGE_TABLE))('%s', (name, message) => {
     expect(faultMessage(name)).toBe(message);
   });
@@ -108,7 +108,7 @@ describe('texts the spec quotes', () => {
     expect(messages[key as keyof typeof messages]).toBe(message);
   });
 
-  it('pageNotFound, the not-found screen (account-and-sign-in §2)', () => {
+  it('pageNotFound, the not-found screen (docs/requirements.md §2)', () => {
     expect(text.pageNotFound).toBe('Page not found');
   });
 });

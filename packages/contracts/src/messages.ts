@@ -13,7 +13,7 @@ export const messages = {
   serialTooLong: 'Serial number must be at most 24 characters.',
   noAddress: 'No address entered',
 
-  // Success notices (account-and-sign-in §8)
+  // Success notices (docs/requirements.md §8)
   passwordUpdated: 'Your password has been updated successfully.',
   passwordSaved: 'Your password has been saved successfully.',
   emailVerified: 'Your email address has been verified successfully.',
@@ -27,7 +27,7 @@ export const messages = {
   otherSessionsEnded: 'You have been signed out on every other device.',
   trialClaimed: 'Your 60-day trial has been activated successfully!',
 
-  // Local fault handling (account-and-sign-in §8)
+  // Local fault handling (docs/requirements.md §8)
   verifyToLogIn: 'Verify your email address to log in.',
   verificationResent: 'We have sent you a email verification link. Please check your inbox.',
   resetLinkExpired: 'Your request to reset password has already expired. Please try again.',

@@ -2,7 +2,7 @@ import { STOREFRONT_API_VERSION } from './constants';
 
 /**
  * The perpetual voice AI licence bought through the storefront (spec licenses-devices-tokens
- * §7, Perpetual purchase): Shopify's Storefront API when SHOPIFY_* is set, otherwise this
+ * docs/requirements.md §7, Perpetual purchase): Shopify's Storefront API when SHOPIFY_* is set, otherwise this
  * service's sandbox storefront (ADR 0010).
  */
 

@@ -2,7 +2,7 @@ import { MIN_BILLED_SECONDS, TOKEN_VALIDITY_MONTHS, TOKENS_PER_SECOND } from './
 
 /**
  * Voice processing costs 10 tokens per second, minimum 7 seconds, then whole seconds
- * rounded up (licenses-devices-tokens §9).
+ * rounded up (docs/requirements.md §9).
  */
 export function tokenCostForSeconds(seconds: number): number {
   const billed = Math.max(MIN_BILLED_SECONDS, Math.ceil(seconds));
@@ -63,7 +63,7 @@ export const voiceAiStatusText = {
     `Your free trial of ${productName} ends in ${plural(daysLeft, 'day')}.`,
 } as const;
 
-/** The buy page's footnotes (spec §2, §9), from the constants that bill and expire tokens. */
+/** The buy page's footnotes (docs/requirements.md §2, docs/requirements.md §9), from the constants that bill and expire tokens. */
 export const tokenFootnotes = [
   `Voice processing costs ${TOKENS_PER_SECOND} tokens per second, with a minimum of ${MIN_BILLED_SECONDS} seconds, then one-second increments.`,
   `Tokens must be used within ${TOKEN_VALIDITY_MONTHS} months of purchase. The earliest purchased tokens are consumed first.`,

@@ -13,7 +13,7 @@ import { arbitraryFromJsonSchema } from '../fuzz/json-schema-arbitrary';
 import { createTestApp, fakeWebDist, type TestApp } from '../test-app';
 
 /**
- * OWASP ASVS 5.0 level 2, the requirements of issue 6 (items 11–15) checked on the running
+ * OWASP ASVS 5.0 level 2, the requirements (ADR 0011) checked on the running
  * service as a browser would meet it: over https, with the built SPA served. Each test names
  * the requirements it covers.
  */

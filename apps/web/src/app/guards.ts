@@ -32,7 +32,7 @@ function withNextUrl(path: string, pathname: string, search: string): string {
   return `${path}?${new URLSearchParams({ nextUrl: pathname + search })}`;
 }
 
-/** The navigation guards of spec §2, in their order; null lets the navigation through. */
+/** The navigation guards of docs/requirements.md §2, in their order; null lets the navigation through. */
 export function resolveGuardRedirect(input: GuardInput): GuardDecision | null {
   const { pathname, search, access, kind, user } = input;
   const params = new URLSearchParams(search);

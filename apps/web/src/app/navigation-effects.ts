@@ -7,7 +7,7 @@ import { clearNotificationErrors, notificationsStore, notify } from '../lib/noti
 import type { RouteKind } from './route-handle';
 
 /**
- * What every navigation does (spec §2): errors go, and two queries take effect. Rendered before
+ * What every navigation does (docs/requirements.md §2): errors go, and two queries take effect. Rendered before
  * the guard's redirect so that its effect runs first: the guard may use up what it remembers.
  *
  * Redirects (replace navigations: guards, <Navigate>, a screen sending the customer on after a

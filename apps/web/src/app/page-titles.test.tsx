@@ -4,7 +4,7 @@ import * as browserLocation from '../lib/browser-location';
 import { mockApi, ok, testUser } from '../testing/mock-api';
 import { renderApp } from '../testing/render-app';
 
-/** Spec §2: route titles joined by ' | ' after 'My SoundID'. */
+/** docs/requirements.md §2: route titles joined by ' | ' after 'My SoundID'. */
 describe('page titles', () => {
   it.each([
     ['/login', null, 'My SoundID | Log in'],

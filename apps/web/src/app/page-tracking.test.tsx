@@ -7,7 +7,7 @@ import { renderApp } from '../testing/render-app';
 type Pushed = { event: string } & Record<string, unknown>;
 const pushed = (event: string) => ((window.dataLayer ?? []) as Pushed[]).filter((entry) => entry.event === event);
 
-/** Spec §2: /loading and not-found are not tracked; §9: scroll tracking is debounced at 66 ms. */
+/** docs/requirements.md §2: /loading and not-found are not tracked; docs/requirements.md §9: scroll tracking is debounced at 66 ms. */
 describe('page views in the analytics data layer', () => {
   it('records a page view with the page path and title', async () => {
     renderApp('/login', { user: null });

@@ -3,7 +3,7 @@ export interface RouteAccess {
   allowAuthenticatedUser: boolean;
 }
 
-/** The guards treat these routes specially (spec §2). */
+/** The guards treat these routes specially (docs/requirements.md §2). */
 export type RouteKind = 'login' | 'loading' | 'launch';
 
 /** Route metadata, in the route table's `handle`. */
@@ -14,7 +14,7 @@ export interface RouteHandle {
   /** Header and footer hidden: the waiting overlay screens. */
   hideShell?: boolean;
   hideSupportChat?: boolean;
-  /** No page view or scroll depth in the analytics data layer (spec §2: loading, not-found). */
+  /** No page view or scroll depth in the analytics data layer (docs/requirements.md §2: loading, not-found). */
   untracked?: boolean;
 }
 

@@ -22,7 +22,7 @@ function lazyScreen<Name extends string>(load: () => Promise<Record<Name, Compon
 }
 
 /**
- * The route table of spec §2 (declarative React Router: its data router would add 15 KiB gzip to
+ * The route table of docs/requirements.md §2 (declarative React Router: its data router would add 15 KiB gzip to
  * /login, ADR 0020). The guards, titles and shell come from `handle`, applied by AppLayout around
  * the matched screen. Screens load on demand so that /login carries only its own code.
  */

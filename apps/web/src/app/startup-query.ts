@@ -2,7 +2,7 @@ import { TOKEN_ROUTES } from '@soundid/contracts';
 import { saveHeadersFromQuery } from '../lib/saved-headers';
 
 /**
- * Takes what the start-up URL carries for the session layer out of it (spec §2): the `headers`
+ * Takes what the start-up URL carries for the session layer out of it (docs/requirements.md §2): the `headers`
  * query is saved for later requests, and the query `token` is returned as a login code, except
  * on the four routes where `token` is an action token from a mail. The code is a desktop app's
  * one-time code, exchanged by ExchangeWebLoginCode, never used as a session token (ADR 0029).

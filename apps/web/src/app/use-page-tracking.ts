@@ -7,8 +7,8 @@ import { pushDataLayer } from '../lib/analytics';
 const SCROLL_DEPTHS = [25, 50, 75, 90] as const;
 
 /**
- * Page views and scroll depth for the analytics data layer: spec §2 leaves /loading and the
- * not-found page untracked, and §9 debounces scroll tracking at 66 ms. The path goes without its
+ * Page views and scroll depth for the analytics data layer: docs/requirements.md §2 leaves /loading and the
+ * not-found page untracked, and docs/requirements.md §9 debounces scroll tracking at 66 ms. The path goes without its
  * query and with a link's token redacted: the data layer is read by a third party's tag manager.
  */
 export function usePageTracking(isTracked: boolean, title: string): void {

@@ -29,7 +29,7 @@ describe('error banner', () => {
     expect(apiErrorsStore.get().map((e) => e.fault.ExceptionName)).toEqual(['SomethingNew']);
   });
 
-  it('adds a Learn more link to the deactivation-limit message (spec §8)', () => {
+  it('adds a Learn more link to the deactivation-limit message (docs/requirements.md §8)', () => {
     render(<ErrorBanner />);
     act(() => showApiError(fault('KeyRevokeOverLimit')));
     const alert = screen.getByRole('alert');

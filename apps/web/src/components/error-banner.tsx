@@ -2,7 +2,7 @@ import { FAULT_HELP_LINKS, type FaultName, faultMessage } from '@soundid/contrac
 import { text } from '@soundid/contracts/ui-text';
 import { dismissApiError, useApiErrors } from '../lib/api-errors';
 
-/** The generic handler's danger banner (spec §8): one line per fault, message by fault name. */
+/** The generic handler's danger banner (docs/requirements.md §8): one line per fault, message by fault name. */
 export function ErrorBanner() {
   const errors = useApiErrors();
   if (errors.length === 0) return null;
@@ -28,7 +28,7 @@ export function ErrorBanner() {
   );
 }
 
-/** "Learn more" after a message whose fault has a support article (spec §8: KeyRevokeOverLimit). */
+/** "Learn more" after a message whose fault has a support article (docs/requirements.md §8: KeyRevokeOverLimit). */
 function HelpLink({ faultName }: { faultName: string }) {
   const href = FAULT_HELP_LINKS[faultName as FaultName];
   if (!href) return null;

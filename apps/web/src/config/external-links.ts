@@ -14,7 +14,7 @@ export const externalLinks = {
 export const DOWNLOAD_CENTER_PATH = '/download-center';
 
 /**
- * Help articles the Licenses & Devices page links to (spec §8: upgrade popup). The deactivation
+ * Help articles the Licenses & Devices page links to (docs/requirements.md §8: upgrade popup). The deactivation
  * limit's Learn more is FAULT_HELP_LINKS.KeyRevokeOverLimit (@soundid/contracts).
  */
 export const licenceHelpLinks = {

@@ -1,5 +1,5 @@
 /**
- * The analytics data layer (spec §7): events are pushed to `window.dataLayer`, which the tag
+ * The analytics data layer (docs/requirements.md §7): events are pushed to `window.dataLayer`, which the tag
  * manager of the marketing site reads when it is on the page; without it they wait there.
  */
 export type DataLayerEvent = { event: string } & Record<string, unknown>;

@@ -137,7 +137,7 @@ function isSessionFault(fault: FaultBody): boolean {
 }
 
 /**
- * The generic handler (spec §8). A session fault drops the user; the service has already
+ * The generic handler (docs/requirements.md §8). A session fault drops the user; the service has already
  * cleared the cookie. A signed-in page reloads so that nothing of the old session stays on
  * screen; while the user is still unknown or anonymous there is nothing to reload (and a
  * reload would loop on the start-up LoginByToken call).

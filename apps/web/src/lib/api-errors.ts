@@ -40,7 +40,7 @@ export interface BannerError {
   path?: string;
 }
 
-/** The danger banner of the generic handler (spec §8). */
+/** The danger banner of the generic handler (docs/requirements.md §8). */
 export const apiErrorsStore = createStore<readonly BannerError[]>([]);
 let nextId = 1;
 

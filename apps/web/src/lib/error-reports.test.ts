@@ -15,7 +15,7 @@ function reporterWith(random: number) {
   return { reporter, sent };
 }
 
-/** Spec §9: error-report sample rate 0.4, trace rate 0.01 (ADR 0026). */
+/** docs/requirements.md §9: error-report sample rate 0.4, trace rate 0.01 (ADR 0026). */
 describe('error reports', () => {
   it('sends an error that falls in the 0.4 sample, with its stack and page path', () => {
     const { reporter, sent } = reporterWith(ERROR_REPORT_SAMPLE_RATE - 0.0001);

@@ -9,7 +9,7 @@ import {
 } from '@soundid/contracts';
 
 /**
- * The error-reporting service of spec licenses-devices-tokens §7 (§9: sample rate 0.4, trace
+ * The error-reporting service of docs/requirements.md §7 (docs/requirements.md §9: sample rate 0.4, trace
  * rate 0.01): a sample of the page's uncaught errors, and of page loads' timings, sent to the
  * account service, which logs them (ADR 0026). React hands its render errors and hydration
  * mismatches to the window's error event, so listening there catches them too.

@@ -1,7 +1,7 @@
 import { createStore, useStore } from './create-store';
 
 /**
- * What the guards remember across the sign-in detour (spec §2), per browser tab: it must
+ * What the guards remember across the sign-in detour (docs/requirements.md §2), per browser tab: it must
  * survive the reload after a session fault and the trip through signup or reset-password.
  */
 export interface NavigationMemory {

@@ -1,7 +1,7 @@
 import { repeatedPasswordError } from '@soundid/contracts';
 import type { z } from 'zod';
 
-/** A form choosing a new password: the repetition must equal it (spec §5). */
+/** A form choosing a new password: the repetition must equal it (docs/requirements.md §5). */
 export function checkRepeatedPassword(
   values: { password: string; repeatPassword: string },
   context: z.RefinementCtx,

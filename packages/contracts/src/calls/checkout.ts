@@ -3,14 +3,14 @@ import type { TOKEN_BUNDLE_ITEM_CATEGORY } from '../constants';
 import { callBody } from './common';
 
 /**
- * Card checkout of voice-AI token bundles (spec licenses-devices-tokens §2, §7): Stripe
+ * Card checkout of voice-AI token bundles (docs/requirements.md §2, docs/requirements.md §7): Stripe
  * embedded Checkout when configured, otherwise the service's own sandbox checkout.
  */
 
 /** A StripePublicKey starting with this tells the SPA to show the sandbox card form. */
 export const SANDBOX_PUBLISHABLE_KEY_PREFIX = 'pk_sandbox_';
 
-/** Metadata keys of a bundle in the product list (spec §3, Token bundle (list)). */
+/** Metadata keys of a bundle in the product list (docs/requirements.md §3, Token bundle (list)). */
 export const TokenBundleMetadataKey = {
   Title: 'Title',
   Contents: 'Contents',
@@ -80,7 +80,7 @@ export interface KeyValue {
   Value: string;
 }
 
-/** A bundle as the product list shows it (spec §3, Token bundle (list)). */
+/** A bundle as the product list shows it (docs/requirements.md §3, Token bundle (list)). */
 export interface TokenBundle {
   PriceId: string;
   PriceText: string;
@@ -93,7 +93,7 @@ export interface TokenBundle {
   PriceMetadata: KeyValue[];
 }
 
-/** A bundle as the checkout screen shows it (spec §3, Token bundle (checkout)). */
+/** A bundle as the checkout screen shows it (docs/requirements.md §3, Token bundle (checkout)). */
 export interface CheckoutTokenBundle {
   SKU: string;
   Title: string;
@@ -109,7 +109,7 @@ export interface PrepareTokenPurchaseCheckoutResult {
   TokenBundle: CheckoutTokenBundle;
 }
 
-/** The analytics data layer's purchase event (spec §7: price in units, item category One-off). */
+/** The analytics data layer's purchase event (docs/requirements.md §7: price in units, item category One-off). */
 export interface PurchaseAnalytics {
   TransactionId: string;
   Value: number;

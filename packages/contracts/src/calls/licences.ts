@@ -4,8 +4,8 @@ import { licenseKeySchema, serialSchema, upgradeCodeSchema } from '../validators
 import { callBody, emptyBody } from './common';
 
 /**
- * Licences, devices, upgrades and trials (spec licenses-devices-tokens §3, §7;
- * account-and-sign-in §7), and the desktop-app activation calls (API contract, Desktop apps).
+ * Licences, devices, upgrades and trials (docs/requirements.md §3, docs/requirements.md §7;
+ * docs/requirements.md §7), and the desktop-app activation calls (API contract, Desktop apps).
  */
 
 /** Customer deactivations allowed per licence in a rolling window; the next is KeyRevokeOverLimit. */
@@ -74,7 +74,7 @@ export type LicenceCallBody<N extends LicenceCallName> = z.input<(typeof licence
 export type AppLicenceCallName = keyof typeof appLicenceCalls;
 export type AppLicenceCallBody<N extends AppLicenceCallName> = z.input<(typeof appLicenceCalls)[N]>;
 
-// ── Response shapes (spec licenses-devices-tokens §3) ─────────────────────
+// ── Response shapes (docs/requirements.md §3) ─────────────────────
 
 export type ActionButtonType = 'Link' | 'Primary' | 'DeepLink' | 'Redirect';
 export type ExternalRequestType = 'DeepLink' | 'Redirect' | 'Link' | 'BackendThenReload';
@@ -312,7 +312,7 @@ export const licenceCallPaths = {
   OfflinePublicKey: '/api/licenses/offline-public-key',
 } as const;
 
-// ── The activation button (spec licenses-devices-tokens §4) ────────────────
+// ── The activation button (docs/requirements.md §4) ────────────────
 
 /** The activation types of the spec by name, as the voice AI activate page takes them in its query. */
 export const ACTIVATION_TYPE_NAMES = { normal: ActivationType.Normal, trial: ActivationType.Trial } as const;

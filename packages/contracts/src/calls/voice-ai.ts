@@ -57,7 +57,7 @@ export interface PaymentStatusResult {
 }
 
 /**
- * GetProducts: what the buy page offers this customer (spec §3, Voice AI product list).
+ * GetProducts: what the buy page offers this customer (docs/requirements.md §3, Voice AI product list).
  * ActionButtons holds the start-trial button (a DeepLink with its server action) while
  * CanStartTrial; TokenStatus and StatusWarning are the licence list's status line.
  */

@@ -20,7 +20,7 @@ const LINK_CALLS = [
 
 describe('a mail link that is cut short or mangled', () => {
   // A mail client that wraps or truncates a long link, or a hand-copied one: the customer
-  // must read "this link is invalid", not "the request is not valid" (spec §8 messages).
+  // must read "this link is invalid", not "the request is not valid" (docs/requirements.md §8 messages).
   const mangled = ['', 'abc', 'has spaces and !', 'trailing-part-of-a-link=='];
 
   it.each(LINK_CALLS)('$call answers $fault', async ({ call, body, fault }) => {

@@ -20,7 +20,7 @@ export function clientMeta(request: FastifyRequest): ClientMeta {
   return { userAgent: request.headers['user-agent'], ip: request.ip };
 }
 
-/** The account calls of spec account-and-sign-in §7, at the contract's paths. */
+/** The account calls of docs/requirements.md §7, at the contract's paths. */
 export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   const { accounts, sessionCookie } = app.deps;
 

@@ -41,7 +41,7 @@ export function toProfile(row: UserRow): Profile {
   };
 }
 
-/** The wire form of a user (spec §3): Email, EmailVerified, HasPassword, Profile, Id. */
+/** The wire form of a user (docs/requirements.md §3): Email, EmailVerified, HasPassword, Profile, Id. */
 export function toUser(row: UserRow, withProfile = true): User {
   return {
     Id: row.id,

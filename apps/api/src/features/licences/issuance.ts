@@ -28,7 +28,7 @@ export async function issueUpgradeCodes(
       throw new Fault('RequestInvalid', { from: code }, `${code} cannot be upgraded to ${target.code}.`);
     }
   }
-  // Voice AI codes are only ever the UPG- form (spec §5).
+  // Voice AI codes are only ever the UPG- form (docs/requirements.md §5).
   if (target.line === 'voice' && options.shape !== 'upg') {
     throw new Fault('RequestInvalid', { shape: options.shape }, 'Voice AI upgrade codes are UPG- codes only.');
   }

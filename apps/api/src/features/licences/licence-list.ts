@@ -76,7 +76,7 @@ interface Holdings {
 
 /**
  * GetAccountLicensesByProductLine: the customer's reference products and voice AI licence in
- * the shapes of spec licenses-devices-tokens §3, with their buttons and notifications.
+ * the shapes of docs/requirements.md §3, with their buttons and notifications.
  */
 export class LicenceList {
   private readonly holdings: ReturnType<typeof holdingsQuery>;

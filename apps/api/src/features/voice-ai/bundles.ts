@@ -85,7 +85,7 @@ export class TokenBundleCatalogue {
   }
 }
 
-/** A bundle as the product list shows it (spec §3, Token bundle (list)). */
+/** A bundle as the product list shows it (docs/requirements.md §3, Token bundle (list)). */
 export function toTokenBundle(price: BundlePrice): TokenBundle {
   const amount = price.amountInCents / 100;
   return {
@@ -104,7 +104,7 @@ export function toTokenBundle(price: BundlePrice): TokenBundle {
   };
 }
 
-/** A bundle as the checkout screen shows it (spec §3, Token bundle (checkout)). */
+/** A bundle as the checkout screen shows it (docs/requirements.md §3, Token bundle (checkout)). */
 export function toCheckoutTokenBundle(price: BundlePrice): CheckoutTokenBundle {
   return {
     SKU: price.priceId,
@@ -134,7 +134,7 @@ export function cardCheckoutFor(deps: Pick<AppDeps, 'config' | 'clock' | 'random
 }
 
 /**
- * For GetProducts (spec §3, Voice AI product list): the bundles on sale and the key the SPA
+ * For GetProducts (docs/requirements.md §3, Voice AI product list): the bundles on sale and the key the SPA
  * initialises the checkout with (`pk_sandbox_…` means: show the sandbox card form).
  */
 export async function getTokenBundles(

@@ -37,7 +37,7 @@ import type { TokenLedger } from './ledger';
 /** Our keys in the provider's metadata; a client's key of the same name is overridden. */
 const INVOICE_TAG_KEY = 'invoice_tag';
 
-/** What GetPaymentStatus answers for each state (spec §4: 'none' means ask again). */
+/** What GetPaymentStatus answers for each state (docs/requirements.md §4: 'none' means ask again). */
 const PAYMENT_INTENT_STATUS: Record<CheckoutStatus, string> = {
   pending: 'none',
   processing: 'none',
@@ -583,7 +583,7 @@ function isAllowedReturnUrl(url: URL, config: Config): boolean {
   return !config.isProduction && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
 }
 
-/** The data layer's purchase event (spec §7: price in units with 2 decimals, item category One-off). */
+/** The data layer's purchase event (docs/requirements.md §7: price in units with 2 decimals, item category One-off). */
 function purchaseAnalytics(row: CheckoutSessionRow): PurchaseAnalytics {
   const value = Number((row.amountInCents / 100).toFixed(2));
   return {

@@ -5,7 +5,7 @@ import type { LicenceList } from '../licences/licence-list';
 import { getTokenBundles } from './bundles';
 
 /**
- * GetProducts (spec §3, Voice AI product list): the customer's trial offer and status line
+ * GetProducts (docs/requirements.md §3, Voice AI product list): the customer's trial offer and status line
  * from the licence list, and the token bundles on sale. When the payment provider cannot list
  * its prices (and no earlier list is cached), the page still loads, without bundles.
  */

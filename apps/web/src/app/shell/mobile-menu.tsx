@@ -10,7 +10,7 @@ const SMALL_SCREEN = '(max-width: 56rem)';
 const BEHIND_THE_MENU = '.shell__main, .footer, .skip-link';
 
 /**
- * The small-screen menu. While open, the page behind it does not scroll (spec §1) and cannot be
+ * The small-screen menu. While open, the page behind it does not scroll (docs/requirements.md §1) and cannot be
  * reached with Tab; a screen that grows past the small-screen width closes it (its button is
  * gone there, and the scroll lock with it).
  */

@@ -6,7 +6,7 @@ import { useInvokeAction } from './api/invoke-action';
 /**
  * An activation button: first the server action (a GET on its URL: it checks the licence or
  * starts the trial), then the page that opens the app. Clicks while the action runs are
- * ignored (spec §4); a failed action stays on the page with the banner's message.
+ * ignored (docs/requirements.md §4); a failed action stays on the page with the banner's message.
  */
 export function useServerActionLaunch(destination: (choice: ActivationChoice) => string) {
   const invoke = useInvokeAction();

@@ -3,7 +3,7 @@ import type { DataLayerEvent } from '../../lib/analytics';
 import { bundleView } from './token-bundle';
 
 /**
- * The data layer's begin_checkout event of a token bundle (spec §7): the price is
+ * The data layer's begin_checkout event of a token bundle (docs/requirements.md §7): the price is
  * PriceAmountInCents / 100 with two decimals, the item category One-off.
  */
 export function beginCheckoutEvent(bundle: TokenBundle): DataLayerEvent {

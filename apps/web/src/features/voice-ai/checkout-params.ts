@@ -5,7 +5,7 @@ import {
 } from '@soundid/contracts';
 
 /**
- * What the checkout screen needs (spec §2, voice-ai-checkout). It travels in the history
+ * What the checkout screen needs (docs/requirements.md §2, voice-ai-checkout). It travels in the history
  * entry's state, not the URL: the client secret stays out of the address bar, server logs and
  * Referer headers, and a reload of the same entry still finds it.
  */

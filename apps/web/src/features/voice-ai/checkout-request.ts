@@ -4,7 +4,7 @@ import { readCookie } from '../../lib/cookies';
 /** Stripe metadata values are at most 500 characters. */
 const METADATA_VALUE_MAX = 500;
 
-/** The analytics and affiliate identifiers of this browser, from their cookies (spec §7). */
+/** The analytics and affiliate identifiers of this browser, from their cookies (docs/requirements.md §7). */
 export function checkoutMetadata(): KeyValue[] {
   return CHECKOUT_METADATA_COOKIES.flatMap((name) => {
     const value = readCookie(name)?.trim();
@@ -13,7 +13,7 @@ export function checkoutMetadata(): KeyValue[] {
 }
 
 /**
- * The return URL is sent only when this page is not on the main host (spec §7): a preview or
+ * The return URL is sent only when this page is not on the main host (docs/requirements.md §7): a preview or
  * the Vite dev server gets the customer back to itself; the service checks it is allowed.
  */
 export function checkoutReturnUrl(

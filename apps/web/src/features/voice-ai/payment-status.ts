@@ -16,7 +16,7 @@ export function retryDelay(retry: number): number {
 }
 
 /**
- * Polls the payment status (spec §4, §9): 'none' means not yet — retry up to 5 times;
+ * Polls the payment status (docs/requirements.md §4, docs/requirements.md §9): 'none' means not yet — retry up to 5 times;
  * 'succeeded' is success; any other status is a failure; a call error, or still 'none'
  * after the retries, is unknown.
  */

@@ -6,7 +6,7 @@ import {
   TokenBundleMetadataKey,
 } from '@soundid/contracts';
 
-/** A token bundle of GetProducts as the buy page shows it (spec §2, Token packs list). */
+/** A token bundle of GetProducts as the buy page shows it (docs/requirements.md §2, Token packs list). */
 export interface BundleView {
   priceId: string;
   title: string;

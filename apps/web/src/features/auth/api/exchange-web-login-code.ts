@@ -18,7 +18,7 @@ function exchangeWebLoginCode(code: string, confirmSwitch?: boolean): Promise<Us
 }
 
 /**
- * Start-up with a query token (spec §2): the token is a desktop app's one-time code, exchanged
+ * Start-up with a query token (docs/requirements.md §2): the token is a desktop app's one-time code, exchanged
  * for a session by the service (ADR 0029). A session token someone put into a link is not one:
  * it signs nobody in. With another customer signed in here the customer is asked first; until
  * then, and after any failure, whoever is signed in stays signed in.

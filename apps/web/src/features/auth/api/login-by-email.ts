@@ -8,7 +8,7 @@ export interface EmailCredentials {
   password: string;
 }
 
-/** The form always keeps the customer signed in (spec §7); faults are shown by the form. */
+/** The form always keeps the customer signed in (docs/requirements.md §7); faults are shown by the form. */
 export async function loginByEmail({ email, password }: EmailCredentials) {
   const { Result } = await postAccountCall<LoginResult, 'LoginByEmail'>('LoginByEmail', {
     email,

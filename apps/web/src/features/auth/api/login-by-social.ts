@@ -8,7 +8,7 @@ export interface SocialCredentials {
   token: string;
 }
 
-/** Apple hands out an id token, Google and Facebook an access token (spec §7). */
+/** Apple hands out an id token, Google and Facebook an access token (docs/requirements.md §7). */
 export async function loginBySocial({ socialPlatform, token }: SocialCredentials) {
   const { Result } = await postAccountCall<LoginResult, 'LoginBySocial'>('LoginBySocial', {
     socialPlatform,

@@ -15,7 +15,7 @@ function invalidFields({ email, password }: EmailCredentials) {
 }
 
 /**
- * E-mail sign-in (spec §5): an invalid field takes the focus (e-mail first), the validators'
+ * E-mail sign-in (docs/requirements.md §5): an invalid field takes the focus (e-mail first), the validators'
  * texts are not shown, and submit waits for both fields. After a refused submit the marks follow
  * the typing. Success sets the user; the guards then take the customer on. A plain form with the
  * zod-free rules, so that /login loads no form or schema library (ADR 0020).

@@ -8,7 +8,7 @@ import { renderApp } from '../../../testing/render-app';
 import { startWithLoginCode } from '../api/exchange-web-login-code';
 
 /**
- * The start-up's query token (spec §2) is a desktop app's one-time code, exchanged by the
+ * The start-up's query token (docs/requirements.md §2) is a desktop app's one-time code, exchanged by the
  * service; a session a link carries is never taken over, and another customer's session is
  * replaced only when the customer says so (ADR 0029; ASVS 7.2.4, 7.6.2).
  */

@@ -36,7 +36,7 @@ export function SignupScreen() {
     );
   }
 
-  // The service's fault belongs to the e-mail field (spec §8) until the customer edits it.
+  // The service's fault belongs to the e-mail field (docs/requirements.md §8) until the customer edits it.
   const emailFault = isApiError(register.error)
     ? faultMessage(register.error.faultName, register.error.fault.ExceptionUserText)
     : undefined;

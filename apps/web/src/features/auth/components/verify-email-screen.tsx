@@ -19,7 +19,7 @@ export function VerifyEmailScreen() {
   return token ? <VerifyEmail token={token} /> : <Navigate to="/" replace />;
 }
 
-/** Verifying, then signed in on products, or an expired link to resend (spec §4). */
+/** Verifying, then signed in on products, or an expired link to resend (docs/requirements.md §4). */
 function VerifyEmail({ token }: { token: string }) {
   const navigate = useNavigate();
   const [isExpired, setExpired] = useState(false);

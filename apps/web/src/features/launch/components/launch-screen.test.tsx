@@ -4,7 +4,7 @@ import * as browserLocation from '../../../lib/browser-location';
 import { mockApi, ok, testUser } from '../../../testing/mock-api';
 import { renderApp } from '../../../testing/render-app';
 
-describe('launch screen (account-and-sign-in §2)', () => {
+describe('launch screen (docs/requirements.md §2)', () => {
   it('opens a given deeplink at once, again on Retry, and offers the downloads', async () => {
     const open = vi.spyOn(browserLocation, 'openAppLink').mockImplementation(() => undefined);
     const { user } = renderApp('/launch?deeplink=soundid%3A%2F%2Factivate%3Fproduct%3DSoundIDReference&title=Hi', {

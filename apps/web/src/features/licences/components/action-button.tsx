@@ -14,7 +14,7 @@ type Size = 'small' | 'normal';
  * One of the list's action buttons, by its ExternalRequest: a link (Link, Redirect), an app
  * deeplink opened through the launch screen (after its server action, when it has one), or a
  * backend action followed by a reload. DeepLinks whose server action has no recognised
- * activation type are unsupported and hidden (spec §4). Buttons that open a panel of the page
+ * activation type are unsupported and hidden (docs/requirements.md §4). Buttons that open a panel of the page
  * (Upgrade) have no request and are drawn by their section.
  */
 export function ActionButtonView({ button, size = 'normal' }: { button: ActionButton; size?: Size }) {

@@ -15,7 +15,7 @@ export interface ProductKeysPanelProps {
 /**
  * A panel about one of a product's licences (upgrade, removal): a select with one option per
  * key, then what the panel does with the chosen one. A list of one selects it at once, so the
- * panel goes straight to its form or confirmation (spec §2).
+ * panel goes straight to its form or confirmation (docs/requirements.md §2).
  */
 export function LicenceKeyPanel({
   id,

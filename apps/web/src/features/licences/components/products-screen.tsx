@@ -12,7 +12,7 @@ import { usePanels } from '../use-panels';
 import { ReferenceSection } from './reference-section';
 import { VoiceAiSection } from './voice-ai-section';
 
-/** Licenses & Devices (spec licenses-devices-tokens §2): the voice AI licence and the reference products. */
+/** Licenses & Devices (docs/requirements.md §2): the voice AI licence and the reference products. */
 export function ProductsScreen() {
   const licences = useAccountLicences();
   const panels = usePanels();

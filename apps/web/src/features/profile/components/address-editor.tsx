@@ -20,14 +20,14 @@ function toAddress(profile: Profile | null): Address {
   };
 }
 
-/** All five fields are required: Save stays disabled until they are filled in (spec §5). */
+/** All five fields are required: Save stays disabled until they are filled in (docs/requirements.md §5). */
 export function AddressEditor({ profile, onDone }: { profile: Profile | null; onDone: () => void }) {
   const countries = usePaymentCountries();
   const update = useUpdateUserDetails();
   const form = useForm<Address>({ defaultValues: toAddress(profile) });
   const isComplete = isAddressComplete(form.watch());
 
-  // Without the country list the address cannot be saved: the editor closes (spec §8).
+  // Without the country list the address cannot be saved: the editor closes (docs/requirements.md §8).
   useEffect(() => {
     if (countries.isError) onDone();
   }, [countries.isError, onDone]);

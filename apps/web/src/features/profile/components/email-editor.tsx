@@ -36,7 +36,7 @@ export function EmailEditor({ onDone }: { onDone: () => void }) {
         error={form.formState.errors.newEmail?.message}
         {...form.register('newEmail')}
       />
-      {/* The request limit is handled here, not by the global banner (spec §8). */}
+      {/* The request limit is handled here, not by the global banner (docs/requirements.md §8). */}
       {isFault(changeEmail.error, 'AttemptOverLimitChangeEmail') && (
         <FormMessage tone="error">{faultMessage('AttemptOverLimitChangeEmail')}</FormMessage>
       )}

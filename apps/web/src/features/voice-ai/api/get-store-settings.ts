@@ -8,7 +8,7 @@ export async function getStoreSettings(): Promise<StoreSettings> {
   return Result;
 }
 
-/** Fetched once per visit (account-and-sign-in §3): the store does not change under a page. */
+/** Fetched once per visit (docs/requirements.md §3): the store does not change under a page. */
 export const storeSettingsQueryOptions = queryOptions({
   queryKey: ['shopify', 'store-settings'],
   queryFn: getStoreSettings,

@@ -5,7 +5,7 @@ import { apiPost } from '../../../lib/api-client';
 export interface PrepareCheckoutRequest {
   priceId: string;
   metadata: KeyValue[];
-  /** Only off the main host (spec §7). */
+  /** Only off the main host (docs/requirements.md §7). */
   returnUrl?: string;
 }
 

@@ -16,7 +16,7 @@ const StripeEmbeddedCheckout = lazy(() =>
 type Initialization = 'initializing' | 'initialized' | 'failed';
 
 /**
- * The checkout screen (spec §2, voice-ai-checkout): Stripe's embedded Checkout, or with a
+ * The checkout screen (docs/requirements.md §2, voice-ai-checkout): Stripe's embedded Checkout, or with a
  * `pk_sandbox_…` key the sandbox card form; a waiting overlay while it initialises, the
  * failure message if it cannot, and the post-checkout screen when it is done.
  */

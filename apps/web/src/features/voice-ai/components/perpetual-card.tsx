@@ -10,7 +10,7 @@ import type { PerpetualStorefront, PerpetualVariant } from '../storefront/perpet
 type Offer = { status: 'loading' } | { status: 'ready'; variant: PerpetualVariant } | { status: 'unavailable' };
 
 /**
- * Perpetual mode (spec §2, §7): price and compare-at price of the storefront's first variant;
+ * Perpetual mode (docs/requirements.md §2, docs/requirements.md §7): price and compare-at price of the storefront's first variant;
  * Buy creates a one-line cart with the buyer's e-mail and leaves for its checkout. The
  * storefront client is loaded here only. Errors are logged and the button works again.
  */

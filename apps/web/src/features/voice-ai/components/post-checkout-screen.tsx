@@ -10,7 +10,7 @@ import { type PaymentOutcome, pollPaymentStatus } from '../payment-status';
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * The result of a card checkout (spec §2): Loading while the status is polled, then
+ * The result of a card checkout (docs/requirements.md §2): Loading while the status is polled, then
  * Successful, Failed or Unknown. Without an invoice tag there is nothing to check: success.
  */
 export function PostCheckoutScreen() {

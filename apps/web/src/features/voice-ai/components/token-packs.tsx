@@ -5,8 +5,8 @@ import { bundleView } from '../token-bundle';
 import { TokenStatus } from './token-status';
 
 /**
- * Pay-as-you-go (spec §2): the token status line, one card per bundle (title, contents,
- * description, price, new price, Most popular badge) and the footnotes of §9. Every Buy tokens
+ * Pay-as-you-go (docs/requirements.md §2): the token status line, one card per bundle (title, contents,
+ * description, price, new price, Most popular badge) and the footnotes of docs/requirements.md §9. Every Buy tokens
  * button is disabled while a checkout is being prepared.
  */
 export function TokenPacks({

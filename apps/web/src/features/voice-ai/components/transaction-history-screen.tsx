@@ -11,7 +11,7 @@ const TABS: { id: HistoryTab; name: string }[] = [
   { id: 'usage', name: historyText.usageTab },
 ];
 
-/** Purchase and usage history of voice AI tokens, each paged on its own (spec §2). */
+/** Purchase and usage history of voice AI tokens, each paged on its own (docs/requirements.md §2). */
 export function TransactionHistoryScreen() {
   const [tab, setTab] = useState<HistoryTab>('purchase');
   const [pages, setPages] = useState<Record<HistoryTab, number>>({ purchase: 1, usage: 1 });

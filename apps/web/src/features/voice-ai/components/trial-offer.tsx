@@ -10,8 +10,8 @@ export function activateUrl(deeplink: string, activationType: 'normal' | 'trial'
 }
 
 /**
- * The seven-day free trial (spec §2): the button runs the trial's server action, then goes to
- * the activate screen with the app deeplink. Repeated clicks are ignored while it runs (§4).
+ * The seven-day free trial (docs/requirements.md §2): the button runs the trial's server action, then goes to
+ * the activate screen with the app deeplink. Repeated clicks are ignored while it runs (docs/requirements.md §4).
  */
 export function TrialOffer({ button }: { button: ActionButton }) {
   const navigate = useNavigate();

@@ -15,7 +15,7 @@ import { TokenPacks } from './token-packs';
 import { TrialOffer } from './trial-offer';
 
 /**
- * The voice AI buy page (spec §2, /products/voice-ai): the free trial while it can start,
+ * The voice AI buy page (docs/requirements.md §2, /products/voice-ai): the free trial while it can start,
  * Perpetual mode from the storefront, and token packs through the card checkout.
  */
 export function VoiceAiBuyScreen() {

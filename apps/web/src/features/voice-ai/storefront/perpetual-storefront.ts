@@ -3,7 +3,7 @@ import type { StoreSettings } from '@soundid/contracts';
 import { SOFTWARE_HEADER } from '../../../config/client';
 
 /**
- * The perpetual licence through the Shopify Storefront API (spec §7), loaded by the buy page
+ * The perpetual licence through the Shopify Storefront API (docs/requirements.md §7), loaded by the buy page
  * only: the first variant of the voice AI product, and a one-line cart whose checkout URL the
  * buyer is sent to. Queries follow Shopify's documented Storefront API 2025-01 shapes.
  */
@@ -95,7 +95,7 @@ export function createStorefrontClient(settings: StoreSettings): StorefrontApiCl
     publicAccessToken: settings.StorefrontAccessToken,
     clientName: 'my-soundid',
     ...(settings.Sandbox ? { customFetchApi: sandboxFetch(fetch) } : {}),
-    // The pinned version (spec §9) may be older than the client's list of current ones.
+    // The pinned version (docs/requirements.md §9) may be older than the client's list of current ones.
     logger: (log) => {
       if (log.type !== 'Unsupported_Api_Version') console.debug('storefront', log);
     },
