@@ -158,3 +158,27 @@ export async function signUpThrough(base: string, email: string, password: strin
   });
   return ((await verified.json()) as { Token: string }).Token;
 }
+
+/**
+ * Runs a suite's clean-up steps in order, each given `limitMs`: a step that fails or outlasts its
+ * limit is reported by name and the rest still run, so one stuck close neither hides which step
+ * it was nor leaves the scratch database behind (a CI run once timed out the whole hook unnamed).
+ */
+export async function tearDown(steps: Record<string, () => Promise<unknown> | undefined>, limitMs = 10_000) {
+  const problems: string[] = [];
+  for (const [name, step] of Object.entries(steps)) {
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), limitMs);
+    });
+    try {
+      if ((await Promise.race([Promise.resolve(step()), limit])) === 'late')
+        problems.push(`${name}: over ${limitMs} ms`);
+    } catch (error) {
+      problems.push(`${name}: ${(error as Error).message}`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  if (problems.length > 0) console.warn(`clean-up steps that did not finish: ${problems.join('; ')}`);
+}

@@ -7,7 +7,7 @@ import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { type DatabaseHandle, openDatabase } from '../../src/db/client';
 import { PASSWORD } from '../accounts-flow';
-import { scratchDatabase } from '../service-process';
+import { scratchDatabase, tearDown } from '../service-process';
 import { TcpCutter } from './tcp-cutter';
 
 /**
@@ -49,13 +49,15 @@ describe.runIf(runs)('database outage', () => {
     app = await buildApp({ config, database, logger: false });
   });
 
-  afterAll(async () => {
-    await app?.close();
-    await database?.close();
-    await pool?.end();
-    await cutter?.stop();
-    await scratch?.drop();
-  });
+  afterAll(() =>
+    tearDown({
+      app: () => app?.close(),
+      database: () => database?.close(),
+      pool: () => pool?.end(),
+      cutter: () => cutter?.stop(),
+      scratch: () => scratch?.drop(),
+    }),
+  );
 
   const register = (email: string) =>
     app.inject({ method: 'POST', url: '/api/accounts/register', payload: { email, password: PASSWORD } });
