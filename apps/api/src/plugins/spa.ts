@@ -5,24 +5,11 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import { negotiate } from '@fastify/accept-negotiator';
 import fastifyStatic from '@fastify/static';
-import { PAGE_RENDER_CALL_PATHS } from '@soundid/contracts';
+import { PAGE_RENDER_CALL_PATHS, type PageCallAnswer, type PageRenderer } from '@soundid/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { publicConfigOf } from '../features/meta/public-config';
 import { Fault } from '../lib/fault';
 import { sendFault } from './errors';
-
-/** The web build's page renderer (apps/web/src/server-entry.tsx, built into dist-server). */
-interface PageRenderer {
-  renderPage(
-    template: string,
-    request: {
-      url: string;
-      hasSessionCookie: boolean;
-      config: ReturnType<typeof publicConfigOf>;
-      call(path: string, body: unknown, headers: Record<string, string>): Promise<unknown>;
-    },
-  ): Promise<string>;
-}
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -88,7 +75,7 @@ async function callInProcess(
   path: string,
   body: unknown,
   headers: Record<string, string>,
-): Promise<unknown> {
+): Promise<PageCallAnswer> {
   if (!PAGE_RENDER_CALL_PATHS.includes(path)) throw new Error(`A page may not make the call ${path}`);
   const answer = await app.inject({
     method: 'POST',
@@ -103,7 +90,7 @@ async function callInProcess(
       ...(request.headers['user-agent'] ? { 'user-agent': request.headers['user-agent'] } : {}),
     },
   });
-  return answer.json();
+  return answer.json<PageCallAnswer>();
 }
 
 /** Signed-out pages kept rendered, by address (a page without a session cookie depends on nothing else). */

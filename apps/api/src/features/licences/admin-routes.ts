@@ -1,4 +1,4 @@
-import { serialSchema } from '@soundid/contracts';
+import { callSchemas, serialSchema } from '@soundid/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireOperator } from '../admin/operator-auth';
@@ -19,8 +19,8 @@ export const licenceAdminRoutes: FastifyPluginAsyncZod<{ licences: LicenceServic
   app.addHook('onRequest', requireOperator(app));
   const { db, random } = app.deps;
 
-  app.get('/api/admin/products', async () => ({
-    Success: true,
+  app.get('/api/admin/products', { schema: callSchemas.AdminProducts }, async () => ({
+    Success: true as const,
     Result: PRODUCTS.map((p) => ({
       Code: p.code,
       ProductName: p.productName,
@@ -34,9 +34,14 @@ export const licenceAdminRoutes: FastifyPluginAsyncZod<{ licences: LicenceServic
 
   app.post(
     '/api/admin/issue-keys',
-    { schema: { body: z.strictObject({ product: productCode, count: z.number().int().min(1).max(1000) }) } },
+    {
+      schema: {
+        body: z.strictObject({ product: productCode, count: z.number().int().min(1).max(1000) }),
+        ...callSchemas.AdminIssueKeys,
+      },
+    },
     async (request) => ({
-      Success: true,
+      Success: true as const,
       Result: { Keys: await issueKeys(licences, db, request.body.product, request.body.count) },
     }),
   );
@@ -51,12 +56,13 @@ export const licenceAdminRoutes: FastifyPluginAsyncZod<{ licences: LicenceServic
           count: z.number().int().min(1).max(1000),
           shape: z.enum(UPGRADE_CODE_SHAPES).default('upg'),
         }),
+        ...callSchemas.AdminIssueUpgradeCodes,
       },
     },
     async (request) => {
       const { product, from, count, shape } = request.body;
       return {
-        Success: true,
+        Success: true as const,
         Result: { Codes: await issueUpgradeCodes(db, random, { target: product, from, count, shape }) },
       };
     },
@@ -64,7 +70,12 @@ export const licenceAdminRoutes: FastifyPluginAsyncZod<{ licences: LicenceServic
 
   app.post(
     '/api/admin/add-serials',
-    { schema: { body: z.strictObject({ serials: z.array(serialSchema).min(1).max(10_000) }) } },
-    async (request) => ({ Success: true, Result: await addSerials(db, request.body.serials) }),
+    {
+      schema: {
+        body: z.strictObject({ serials: z.array(serialSchema).min(1).max(10_000) }),
+        ...callSchemas.AdminAddSerials,
+      },
+    },
+    async (request) => ({ Success: true as const, Result: await addSerials(db, request.body.serials) }),
   );
 };

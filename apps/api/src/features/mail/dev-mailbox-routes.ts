@@ -1,3 +1,4 @@
+import { callSchemas } from '@soundid/contracts';
 import { desc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -8,7 +9,7 @@ import { normalizeEmail } from '../accounts/users-repo';
 export const devMailboxRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/dev/mail',
-    { schema: { querystring: z.object({ to: z.string().max(320).optional() }) } },
+    { schema: { querystring: z.object({ to: z.string().max(320).optional() }), ...callSchemas.DevMail } },
     async (request) => {
       const { to } = request.query;
       const rows = await app.deps.db
@@ -18,7 +19,7 @@ export const devMailboxRoutes: FastifyPluginAsyncZod = async (app) => {
         .orderBy(desc(mailOutbox.id))
         .limit(100);
       return {
-        Success: true,
+        Success: true as const,
         Result: rows.map((m) => ({
           To: m.to,
           Subject: m.subject,

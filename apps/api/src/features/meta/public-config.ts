@@ -1,10 +1,11 @@
+import type { PublicConfig } from '@soundid/contracts';
 import type { AppDeps } from '../../app';
 
 /**
  * What the SPA needs to know before it renders: build target, providers, dev mode. Answered by
  * GET /api/config and written into every page the service serves (plugins/spa.ts).
  */
-export function publicConfigOf({ config, social, redirectTargets }: AppDeps) {
+export function publicConfigOf({ config, social, redirectTargets }: AppDeps): PublicConfig {
   return {
     AppTarget: config.appTarget,
     SocialProviders: {

@@ -1,4 +1,4 @@
-import { STOREFRONT_API_VERSION } from '@soundid/contracts';
+import { callSchemas, STOREFRONT_API_VERSION } from '@soundid/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { SANDBOX_STOREFRONT_TOKEN, SANDBOX_VOICE_AI_PRODUCT_IDS } from '../../integrations/shopify/sandbox/catalogue';
 import { Fault } from '../../lib/fault';
@@ -8,15 +8,18 @@ import { publicConfigOf } from './public-config';
 export const metaRoutes: FastifyPluginAsyncZod = async (app) => {
   const { config, database } = app.deps;
 
-  app.get('/api/health', async () => ({ Success: true, Result: { Status: 'up' } }));
+  app.get('/api/health', { schema: callSchemas.Health }, async () => ({
+    Success: true as const,
+    Result: { Status: 'up' },
+  }));
 
-  app.get('/api/ready', async (_request, reply) => {
+  app.get('/api/ready', { schema: callSchemas.Ready }, async (_request, reply) => {
     const ready = await database.ping();
     if (!ready) reply.code(503);
     return ready
-      ? { Success: true, Result: { Status: 'ready', Database: database.kind } }
+      ? { Success: true as const, Result: { Status: 'ready', Database: database.kind } }
       : {
-          Success: false,
+          Success: false as const,
           Fault: {
             ExceptionName: 'ServiceUnavailable',
             ExceptionType: 50,
@@ -27,10 +30,13 @@ export const metaRoutes: FastifyPluginAsyncZod = async (app) => {
         };
   });
 
-  app.get('/api/config', async () => ({ Success: true, Result: publicConfigOf(app.deps) }));
+  app.get('/api/config', { schema: callSchemas.GetPublicConfig }, async () => ({
+    Success: true as const,
+    Result: publicConfigOf(app.deps),
+  }));
 
-  app.get('/api/accounts/features', async () => ({
-    Success: true,
+  app.get('/api/accounts/features', { schema: callSchemas.GetFeatures }, async () => ({
+    Success: true as const,
     Result: { CoProducer: config.features.coProducer },
   }));
 
@@ -39,10 +45,10 @@ export const metaRoutes: FastifyPluginAsyncZod = async (app) => {
    * this service stands in (its public access token is not a secret, as with Shopify's);
    * production without SHOPIFY_* has no storefront at all (ADR 0010).
    */
-  app.get('/api/shopify/store-settings', async () => {
+  app.get('/api/shopify/store-settings', { schema: callSchemas.GetStoreSettings }, async () => {
     if (!config.shopify && config.isProduction) throw new Fault('StorefrontUnavailable');
     return {
-      Success: true,
+      Success: true as const,
       Result: config.shopify
         ? {
             StoreDomain: config.shopify.storeDomain,

@@ -1,4 +1,4 @@
-import { emailSchema, type StorefrontOrderSummary } from '@soundid/contracts';
+import { callSchemas, emailSchema, type StorefrontOrderSummary } from '@soundid/contracts';
 import { asc, eq, inArray, or } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -19,7 +19,7 @@ export const storefrontAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/admin/storefront-orders',
-    { schema: { querystring: z.object({ email: emailSchema }) } },
+    { schema: { querystring: z.object({ email: emailSchema }), ...callSchemas.AdminStorefrontOrders } },
     async (request) => {
       const { db } = app.deps;
       const email = request.query.email.toLowerCase();
@@ -64,7 +64,7 @@ export const storefrontAdminRoutes: FastifyPluginAsyncZod = async (app) => {
           .filter((k) => k.orderId === order.orderId)
           .map((k) => ({ Key: formatLicenseKey(k.key), RegisteredTo: k.owner, Revoked: k.revokedAt !== null })),
       }));
-      return { Success: true, Result: result };
+      return { Success: true as const, Result: result };
     },
   );
 };

@@ -1,4 +1,4 @@
-import { checkoutCalls } from '@soundid/contracts';
+import { callSchemas } from '@soundid/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireOperator } from '../admin/operator-auth';
@@ -28,12 +28,12 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/api/voiceai/PrepareTokenPurchaseCheckout',
-    { schema: { body: checkoutCalls.PrepareTokenPurchaseCheckout } },
+    { schema: callSchemas.PrepareTokenPurchaseCheckout },
     async (request) => {
       const auth = await app.requireSession(request);
       const { priceId, metadata, returnUrl } = request.body;
       return {
-        Success: true,
+        Success: true as const,
         Result: await service.prepare(auth.user, {
           priceId,
           ...(metadata && { metadata }),
@@ -43,9 +43,9 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.post('/api/voiceai/GetPaymentStatus', { schema: { body: checkoutCalls.GetPaymentStatus } }, async (request) => {
+  app.post('/api/voiceai/GetPaymentStatus', { schema: callSchemas.GetPaymentStatus }, async (request) => {
     const auth = await app.requireSession(request);
-    return { Success: true, Result: await service.paymentStatus(auth.userId, request.body.invoiceTag) };
+    return { Success: true as const, Result: await service.paymentStatus(auth.userId, request.body.invoiceTag) };
   });
 
   if (!checkout) return;
@@ -53,21 +53,20 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
 
   if (checkout.provider.kind !== 'sandbox' || config.isProduction) return;
   // The client secret is what pays a session (as with Stripe's embedded form): no sign-in needed.
-  app.post(
-    '/api/sandbox/checkout/session',
-    { schema: { body: checkoutCalls.SandboxCheckoutSession } },
-    async (request) => ({ Success: true, Result: await service.sandboxSession(request.body.clientSecret) }),
-  );
-  app.post('/api/sandbox/checkout/pay', { schema: { body: checkoutCalls.SandboxCheckoutPay } }, async (request) => ({
-    Success: true,
+  app.post('/api/sandbox/checkout/session', { schema: callSchemas.SandboxCheckoutSession }, async (request) => ({
+    Success: true as const,
+    Result: await service.sandboxSession(request.body.clientSecret),
+  }));
+  app.post('/api/sandbox/checkout/pay', { schema: callSchemas.SandboxCheckoutPay }, async (request) => ({
+    Success: true as const,
     Result: await service.sandboxPay(request.body),
   }));
   // The merchant's refund (Stripe's dashboard or API): operator token, as the other /api/admin routes.
   app.post(
     '/api/sandbox/checkout/refund',
-    { schema: { body: checkoutCalls.SandboxCheckoutRefund }, onRequest: requireOperator(app) },
+    { schema: callSchemas.SandboxCheckoutRefund, onRequest: requireOperator(app) },
     async (request) => ({
-      Success: true,
+      Success: true as const,
       Result: await service.sandboxRefund({
         invoiceTag: request.body.invoiceTag,
         ...(request.body.amountInCents && { amountInCents: request.body.amountInCents }),
@@ -84,11 +83,15 @@ function stripeWebhookRoute(service: CheckoutService) {
   return async (app: FastifyInstance) => {
     app.removeContentTypeParser('application/json');
     app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-    app.post('/api/webhooks/stripe', { bodyLimit: WEBHOOK_BODY_LIMIT }, async (request) => {
-      const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      const signature = request.headers['stripe-signature'];
-      const result = await service.handleWebhook(rawBody, typeof signature === 'string' ? signature : undefined);
-      return { Success: true, Result: result };
-    });
+    app.post(
+      '/api/webhooks/stripe',
+      { bodyLimit: WEBHOOK_BODY_LIMIT, schema: callSchemas.StripeWebhook },
+      async (request) => {
+        const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        const signature = request.headers['stripe-signature'];
+        const result = await service.handleWebhook(rawBody, typeof signature === 'string' ? signature : undefined);
+        return { Success: true as const, Result: result };
+      },
+    );
   };
 }

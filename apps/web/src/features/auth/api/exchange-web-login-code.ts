@@ -10,7 +10,7 @@ import { loadSession } from './login-by-token';
 const LINK_FAULTS: FaultName[] = ['WebLoginCodeInvalid', 'WebLoginCodeUsed', 'WebLoginCodeExpired'];
 
 function exchangeWebLoginCode(code: string, confirmSwitch?: boolean): Promise<User> {
-  return postAccountCall<LoginResult, 'ExchangeWebLoginCode'>('ExchangeWebLoginCode', {
+  return postAccountCall('ExchangeWebLoginCode', {
     code,
     ...(confirmSwitch ? { confirmSwitch } : {}),
     silent: true,

@@ -10,7 +10,7 @@ export interface SocialCredentials {
 
 /** Apple hands out an id token, Google and Facebook an access token (docs/requirements.md §7). */
 export async function loginBySocial({ socialPlatform, token }: SocialCredentials) {
-  const { Result } = await postAccountCall<LoginResult, 'LoginBySocial'>('LoginBySocial', {
+  const { Result } = await postAccountCall('LoginBySocial', {
     socialPlatform,
     token,
     tokenType: socialPlatform === 'Apple' ? 'id_token' : 'access_token',

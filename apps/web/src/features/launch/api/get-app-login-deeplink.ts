@@ -4,7 +4,7 @@ import { postAccountCall } from '../../../lib/api-client';
 
 /** A one-time link that signs the desktop app in as this customer. */
 export async function getAppLoginDeeplink(): Promise<string> {
-  const { Result } = await postAccountCall<AppLoginDeeplinkResult, 'GetAppLoginDeeplink'>('GetAppLoginDeeplink', {});
+  const { Result } = await postAccountCall('GetAppLoginDeeplink', {});
   return Result.AppLoginDeeplink;
 }
 
