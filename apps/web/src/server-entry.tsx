@@ -8,7 +8,7 @@
  * known to be signed out, and Licenses & Devices for a signed-in customer, with the session's
  * user and the licence list read through the service's own calls.
  */
-import { type PageRequest, pageRenderCalls, pageTitle, type User } from '@soundid/contracts';
+import { loginResultSchema, type PageRequest, pageRenderCalls, pageTitle, type User } from '@soundid/contracts';
 import { dehydrate, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
@@ -103,7 +103,10 @@ async function renderWithData(
   const { call, config } = request;
   const session = await call(pageRenderCalls.session, { getProfile: true }, CALL_HEADERS);
   if (!session.Success) return undefined;
-  const user = (session.Result as { User: User }).User;
+  // Read through the call's result schema: the renderer names no result type of its own.
+  const signedIn = loginResultSchema.safeParse(session.Result);
+  if (!signedIn.success) return undefined;
+  const user = signedIn.data.User;
   const answers = await Promise.all(queries.map((query) => call(query.path, {}, CALL_HEADERS)));
   if (answers.some((answer) => !answer.Success)) return undefined;
   const queryClient = createQueryClient();

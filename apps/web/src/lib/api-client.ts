@@ -129,6 +129,8 @@ async function send<T>(
   const envelope = await readEnvelope(response);
   if (envelope?.Success === true) {
     clearApiErrorsOf(path);
+    // The one place a result's type is taken on trust: the service serialises it through the
+    // call's result schema (docs/api.md, Typed results).
     return { Result: envelope.Result as T, ...(typeof envelope.Token === 'string' ? { Token: envelope.Token } : {}) };
   }
   const fault = envelope && isFaultBody(envelope.Fault) ? envelope.Fault : madeUpFault('Unknown', response.status);
