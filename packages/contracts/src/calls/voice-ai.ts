@@ -57,13 +57,13 @@ export type ConsumeTokensResult = z.infer<typeof consumeTokensResultSchema>;
  */
 export const voiceAiProductListSchema = z.object({
   ActionButtons: z.array(actionButtonSchema),
+  /** The 7-day voice AI trial has never been started and no perpetual licence is registered. */
+  CanStartTrial: z.boolean(),
+  TokenStatus: z.string(),
+  StatusWarning: z.string().nullable(),
   TokenBundles: z.array(tokenBundleSchema),
   /** Stripe's publishable key, `pk_sandbox_…` for the sandbox card form, '' when no card checkout. */
   StripePublicKey: z.string(),
-  /** The 7-day voice AI trial has never been started and no perpetual licence is registered. */
-  CanStartTrial: z.boolean(),
-  StatusWarning: z.string().nullable(),
-  TokenStatus: z.string(),
 });
 export type VoiceAiProductList = z.infer<typeof voiceAiProductListSchema>;
 
