@@ -45,7 +45,8 @@ describe('stylesheets', () => {
       const loaders = loadersOf(file);
       expect(loaders, relative(file)).toHaveLength(1);
       const [loader] = loaders;
-      if (loader !== 'styles/index.css') expect(path.dirname(path.join(srcDir, loader ?? '')), relative(file)).toBe(path.dirname(file));
+      if (loader !== 'styles/index.css')
+        expect(path.dirname(path.join(srcDir, loader ?? '')), relative(file)).toBe(path.dirname(file));
     }
   });
 
