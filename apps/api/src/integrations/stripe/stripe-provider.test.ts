@@ -142,7 +142,7 @@ describe('card checkout with STRIPE_* set', () => {
   afterAll(() => t.close());
 
   it('offers the Stripe Prices and the publishable key', async () => {
-    const { TokenBundles, StripePublicKey } = await getTokenBundles(t.app.deps);
+    const { TokenBundles, StripePublicKey } = await getTokenBundles(t.services.cardCheckout);
     expect(StripePublicKey).toBe('pk_test_standin');
     expect(TokenBundles.map((b) => [b.PriceId, b.PriceText])).toEqual([
       ['price_1k', '$9.99'],
