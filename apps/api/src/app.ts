@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance, type FastifyServerFactory } from 'fastif
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { DatabaseHandle } from './db/client';
-import { registerDevRoutes } from './dev';
+import { registerDevRoutes, SANDBOX_STORE_SETTINGS } from './dev';
 import type { PasswordHashing } from './features/accounts/passwords';
 import { accountRoutes } from './features/accounts/routes';
 import { registerSessionCheck } from './features/accounts/session-cookie';
@@ -112,7 +112,12 @@ export async function composeApp(options: AppOptions): Promise<{ app: FastifyIns
   registerSecurityHeaders(app, config);
 
   await registerOpenApi(app);
-  await app.register(metaRoutes, { config, database, publicConfig: services.publicConfig });
+  await app.register(metaRoutes, {
+    config,
+    database,
+    publicConfig: services.publicConfig,
+    sandboxStore: SANDBOX_STORE_SETTINGS,
+  });
   await app.register(clientReportRoutes, { limiter: services.limiter });
   await app.register(accountRoutes, { accounts, sessions, sessionCookie });
   await app.register(appRoutes, { accounts });

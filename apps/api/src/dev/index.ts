@@ -6,7 +6,7 @@ import type { CheckoutService } from '../features/voice-ai/checkout';
 import { deriveSandboxShopifyWebhookSecret } from '../integrations/shopify/webhook-signature';
 import type { Clock, Random } from '../lib/clock';
 import { devMailboxRoutes } from './mailbox-routes';
-import { SANDBOX_VOICE_AI_PRODUCT_IDS } from './shopify-sandbox/catalogue';
+import { SANDBOX_STOREFRONT_TOKEN, SANDBOX_VOICE_AI_PRODUCT_IDS } from './shopify-sandbox/catalogue';
 import { sandboxStorefrontRoutes } from './shopify-sandbox/routes';
 import { SandboxStorefront } from './shopify-sandbox/storefront';
 import { SANDBOX_BUNDLES } from './stripe-sandbox/bundles';
@@ -20,6 +20,12 @@ import { sandboxCheckoutRoutes } from './stripe-sandbox/routes';
  * SMTP_URL. The demo customer (demo-seed.ts) is seeded by server.ts. Production code receives
  * a stand-in only through the composition root (services.ts), as it would the real provider.
  */
+/** The sandbox storefront's public settings, as the buy page reads Shopify's (not secrets, as with Shopify's). */
+export const SANDBOX_STORE_SETTINGS = {
+  accessToken: SANDBOX_STOREFRONT_TOKEN,
+  voiceAiProductIds: [...SANDBOX_VOICE_AI_PRODUCT_IDS],
+};
+
 export interface DevProviders {
   /** Stands in for Stripe when STRIPE_* is unset. */
   checkoutProvider: SandboxCheckoutProvider | undefined;

@@ -2,7 +2,6 @@ import { STOREFRONT_API_VERSION } from '@soundid/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config';
 import type { DatabaseHandle } from '../../db/client';
-import { SANDBOX_STOREFRONT_TOKEN, SANDBOX_VOICE_AI_PRODUCT_IDS } from '../../dev/shopify-sandbox/catalogue';
 import { Fault } from '../../lib/fault';
 import type { PublicConfig } from './public-config';
 
@@ -11,7 +10,9 @@ export const metaRoutes: FastifyPluginAsyncZod<{
   config: Config;
   database: DatabaseHandle;
   publicConfig: PublicConfig;
-}> = async (app, { config, database, publicConfig }) => {
+  /** The sandbox storefront's public settings (dev/shopify-sandbox), answered outside production without SHOPIFY_*. */
+  sandboxStore: { accessToken: string; voiceAiProductIds: string[] };
+}> = async (app, { config, database, publicConfig, sandboxStore }) => {
   app.get('/api/health', async () => ({ Success: true, Result: { Status: 'up' } }));
 
   app.get('/api/ready', async (_request, reply) => {
@@ -57,8 +58,8 @@ export const metaRoutes: FastifyPluginAsyncZod<{
           }
         : {
             StoreDomain: new URL(config.publicUrl).host,
-            StorefrontAccessToken: SANDBOX_STOREFRONT_TOKEN,
-            VoiceAiProductIds: SANDBOX_VOICE_AI_PRODUCT_IDS,
+            StorefrontAccessToken: sandboxStore.accessToken,
+            VoiceAiProductIds: sandboxStore.voiceAiProductIds,
             ApiVersion: STOREFRONT_API_VERSION,
             Sandbox: true,
           },
