@@ -2,15 +2,16 @@ import { actionTokenSchema, appAccountCalls, callBody } from '@soundid/contracts
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { Fault } from '../../lib/fault';
 import { clientMeta } from '../accounts/routes';
+import type { AccountService } from '../accounts/service';
 
 export const appCalls = {
   ExchangeLoginToken: callBody({ token: actionTokenSchema }),
 };
 
 /** The desktop-app API (`/api/apps/*`): apps sign in with the one-time token of the login deeplink. */
-export const appRoutes: FastifyPluginAsyncZod = async (app) => {
+export const appRoutes: FastifyPluginAsyncZod<{ accounts: AccountService }> = async (app, { accounts }) => {
   app.post('/api/apps/ExchangeLoginToken', { schema: { body: appCalls.ExchangeLoginToken } }, async (request) => {
-    const result = await app.deps.accounts.exchangeAppLoginToken(request.body.token, clientMeta(request));
+    const result = await accounts.exchangeAppLoginToken(request.body.token, clientMeta(request));
     return { Success: true, Token: result.session.token, Result: { User: result.user } };
   });
 
@@ -25,7 +26,7 @@ export const appRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const auth = await app.requireSession(request);
       if (auth.via !== 'header') throw new Fault('WebLoginCodeNeedsAppSession');
-      return { Success: true, Result: await app.deps.accounts.createWebLoginCode(auth.userId, request.body.path) };
+      return { Success: true, Result: await accounts.createWebLoginCode(auth.userId, request.body.path) };
     },
   );
 };

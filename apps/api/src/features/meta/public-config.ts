@@ -1,10 +1,13 @@
-import type { AppDeps } from '../../app';
+import type { Config } from '../../config';
+import type { SocialVerifier } from '../accounts/social-verifier';
 
 /**
  * What the SPA needs to know before it renders: build target, providers, dev mode. Answered by
  * GET /api/config and written into every page the service serves (plugins/spa.ts).
  */
-export function publicConfigOf({ config, social, redirectTargets }: AppDeps) {
+export type PublicConfig = ReturnType<typeof publicConfigOf>;
+
+export function publicConfigOf(config: Config, social: Pick<SocialVerifier, 'configuredPlatforms'>) {
   return {
     AppTarget: config.appTarget,
     SocialProviders: {
@@ -15,7 +18,7 @@ export function publicConfigOf({ config, social, redirectTargets }: AppDeps) {
     SupportChatScriptUrl: config.supportChatScriptUrl ?? null,
     DevelopmentEnv: !config.isProduction,
     OfflineActivation: config.offlineActivation,
-    RedirectTargets: redirectTargets,
+    RedirectTargets: config.redirectTargets,
     ConfiguredSocialPlatforms: social.configuredPlatforms(),
     // The main host (PUBLIC_URL's): off it, the SPA names its own card-checkout return URL.
     MainHost: new URL(config.publicUrl).host,
