@@ -7,7 +7,7 @@ import * as schema from '../apps/api/src/db/schema';
 import { SessionService } from '../apps/api/src/features/accounts/sessions';
 import { Deeplinks } from '../apps/api/src/features/licences/deeplinks';
 import { LicenceList } from '../apps/api/src/features/licences/licence-list';
-import { TokenLedger } from '../apps/api/src/features/voice-ai/ledger';
+import { TokenLedger } from '../apps/api/src/features/tokens/ledger';
 import { systemClock } from '../apps/api/src/lib/clock';
 import { type Figure, figureTable, machine, meets, writeBlock } from './report';
 import { PER_CUSTOMER, seedCustomers } from './seed';

@@ -14,12 +14,20 @@ describe('README layout', () => {
   const readme = read('README.md');
   const layout = readme.slice(readme.indexOf('## Layout'), readme.indexOf('## Decisions'));
 
-  it.each(['apps/api/src/features', 'apps/api/src/integrations', 'apps/web/src/features'])(
+  it.each(['apps/api/src/features', 'apps/api/src/integrations', 'apps/api/src/dev', 'apps/web/src/features'])(
     'names every folder of %s',
     (dir) => {
       for (const folder of folders(dir)) expect(layout, `${dir}/${folder}`).toMatch(new RegExp(`\\b${folder}\\b`));
     },
   );
+});
+
+describe('lint boundaries (ADR 0033)', () => {
+  const biome = JSON.parse(read('biome.json')) as { overrides: { includes: string[] }[] };
+
+  it.each(folders('apps/web/src/features'))('biome.json keeps web feature %s from importing the others', (feature) => {
+    expect(biome.overrides.some((o) => o.includes.includes(`apps/web/src/features/${feature}/**`))).toBe(true);
+  });
 });
 
 describe('ADR index', () => {

@@ -2,45 +2,32 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
 import { redactUrl } from '@soundid/contracts';
-import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerFactory } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerFactory } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import type { Config, RedirectTarget } from './config';
-import type { Database, DatabaseHandle } from './db/client';
-import { AbuseLimits } from './features/accounts/abuse-limits';
-import { ActionTokenService } from './features/accounts/action-tokens';
-import { AttemptLimiter } from './features/accounts/attempt-limits';
-import { type PasswordHashing, sharedHashing } from './features/accounts/passwords';
+import type { Config } from './config';
+import type { DatabaseHandle } from './db/client';
+import { registerDevRoutes, SANDBOX_STORE_SETTINGS } from './dev';
+import type { PasswordHashing } from './features/accounts/passwords';
 import { accountRoutes } from './features/accounts/routes';
-import { AccountService } from './features/accounts/service';
-import {
-  type AuthenticatedRead,
-  type SessionRowState,
-  type SessionScopedRead,
-  SessionService,
-} from './features/accounts/sessions';
+import { registerSessionCheck } from './features/accounts/session-cookie';
 import type { SocialVerifier } from './features/accounts/social-verifier';
 import { adminRoutes } from './features/admin/routes';
 import { appRoutes } from './features/apps/routes';
 import { licenceRoutes } from './features/licences/routes';
-import { devMailboxRoutes } from './features/mail/dev-mailbox-routes';
-import { createMailer, type Mailer } from './features/mail/mailer';
 import { clientReportRoutes } from './features/meta/client-reports';
 import { metaRoutes } from './features/meta/routes';
-// Storefront: perpetual licence purchase (Shopify or the sandbox storefront)
 import { storefrontRoutes } from './features/storefront/routes';
 import { voiceAiAdminRoutes } from './features/voice-ai/admin-routes';
 import { checkoutRoutes } from './features/voice-ai/checkout-routes';
 import { voiceAiRoutes } from './features/voice-ai/routes';
-import { createSmtpTransport } from './integrations/mail/smtp-transport';
 import type { MailTransport } from './integrations/mail/types';
-import { createSocialVerifier } from './integrations/social';
 import { type Clock, type Random, systemClock, systemRandom } from './lib/clock';
 import { answerFrameworkError, registerErrorHandling } from './plugins/errors';
 import { registerJsonBody } from './plugins/json-body';
 import { registerOpenApi } from './plugins/openapi';
 import { registerSecurityHeaders } from './plugins/security-headers';
-import { type Authenticated, authenticateRequest, SessionCookie, sessionTokenOf } from './plugins/session-cookie';
 import { registerSpa } from './plugins/spa';
+import { createServices, type Services } from './services';
 
 export interface AppOptions {
   config: Config;
@@ -59,35 +46,6 @@ export interface AppOptions {
   serverFactory?: FastifyServerFactory;
 }
 
-export interface AppDeps {
-  config: Config;
-  database: DatabaseHandle;
-  db: Database;
-  clock: Clock;
-  random: Random;
-  mailer: Mailer;
-  social: SocialVerifier;
-  sessions: SessionService;
-  sessionCookie: SessionCookie;
-  accounts: AccountService;
-  redirectTargets: RedirectTarget[];
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    deps: AppDeps;
-    /** The signed-in session of the request, or a session Fault. */
-    requireSession(request: FastifyRequest): Promise<Authenticated>;
-    /** The same check, the session row read by the call's own statement with its data (one round trip). */
-    requireSessionWith<TRow extends SessionRowState>(
-      request: FastifyRequest,
-      read: SessionScopedRead<TRow>,
-    ): Promise<AuthenticatedRead<TRow>>;
-    /** The session if the request carries a valid one. */
-    optionalSession(request: FastifyRequest): Promise<Authenticated | undefined>;
-  }
-}
-
 const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
 /** Largest accepted request body: every call's body is small. */
@@ -95,6 +53,15 @@ const BODY_LIMIT = 64 * 1024;
 
 /** Builds the service (never listens): plugins, then the route areas. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  return (await composeApp(options)).app;
+}
+
+/**
+ * buildApp, with the services it built (createServices, the composition root): for the server's
+ * start-up (the demo customer) and for tests that reach a service directly. Each route plugin
+ * receives exactly the services it uses as its options (ADR 0033).
+ */
+export async function composeApp(options: AppOptions): Promise<{ app: FastifyInstance; services: Services }> {
   const { config, database } = options;
   const clock = options.clock ?? systemClock;
   const random = options.random ?? systemRandom;
@@ -124,87 +91,58 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const db = database.db;
-  const transport =
-    options.mailTransport ?? (config.smtpUrl ? createSmtpTransport(config.smtpUrl, config.mailFrom) : undefined);
-  const mailer = createMailer({
-    db,
-    clock,
-    log: app.log,
-    transport,
-    ...(options.logger === false ? { announce: () => {} } : {}),
-  });
-  const social =
-    options.socialVerifier ??
-    createSocialVerifier({
-      ...config.social,
-      now: () => clock.now(),
-      // Tells a provider outage from a bad token in the log; the client sees the same fault.
-      onFailure: (platform, error) => app.log.warn({ err: error, platform }, 'social sign-in token refused'),
-    });
-  const sessions = new SessionService(db, clock, config.sessionSecret);
-  const sessionCookie = new SessionCookie(config.publicUrl);
-  const limiter = new AttemptLimiter(db, clock);
-  const accounts = new AccountService({
-    log: app.log,
-    db,
-    clock,
-    sessions,
-    tokens: new ActionTokenService(clock, random),
-    limiter,
-    abuse: new AbuseLimits(limiter, config.abuseLimits),
-    hashing: options.hashing ?? sharedHashing(config.hashingThreads),
-    mailer,
-    social,
-    publicUrl: config.publicUrl,
-    appLoginScheme: config.appLoginScheme,
-  });
-
-  app.decorate('deps', {
+  const services = createServices({
     config,
     database,
-    db,
     clock,
     random,
-    mailer,
-    social,
-    sessions,
-    sessionCookie,
-    accounts,
-    redirectTargets: config.redirectTargets,
-  } satisfies AppDeps);
-  app.decorate('requireSession', (request: FastifyRequest) => authenticateRequest(request, sessionCookie, sessions));
-  app.decorate(
-    'requireSessionWith',
-    async <TRow extends SessionRowState>(request: FastifyRequest, read: SessionScopedRead<TRow>) =>
-      sessions.authenticateWith(sessionTokenOf(request, sessionCookie).token, read),
-  );
-  app.decorate('optionalSession', async (request: FastifyRequest) => {
-    try {
-      return await authenticateRequest(request, sessionCookie, sessions);
-    } catch {
-      return undefined;
-    }
+    log: app.log,
+    mailTransport: options.mailTransport,
+    socialVerifier: options.socialVerifier,
+    hashing: options.hashing,
+    quiet: options.logger === false,
   });
+  const { db, sessions, sessionCookie, accounts, ledger, licences, licenceList, cardCheckout } = services;
+  const { adminToken } = config;
+  registerSessionCheck(app, { sessions, sessionCookie });
 
   await app.register(cookie);
   registerJsonBody(app);
   registerErrorHandling(app, (reply) => sessionCookie.clear(reply));
   registerSecurityHeaders(app, config);
 
-  await registerOpenApi(app);
-  await app.register(metaRoutes);
-  await app.register(clientReportRoutes);
-  await app.register(accountRoutes);
-  await app.register(appRoutes);
-  await app.register(adminRoutes);
-  await app.register(voiceAiRoutes);
-  await app.register(voiceAiAdminRoutes);
-  await app.register(checkoutRoutes);
-  await app.register(licenceRoutes);
-  // Storefront: order webhook, operator order view, sandbox storefront
-  await app.register(storefrontRoutes);
-  if (!config.isProduction && !config.smtpUrl) await app.register(devMailboxRoutes);
-  await registerSpa(app, config.webDistDir ?? defaultWebDist);
-  return app;
+  await registerOpenApi(app, { publicUrl: config.publicUrl });
+  await app.register(metaRoutes, {
+    config,
+    database,
+    publicConfig: services.publicConfig,
+    sandboxStore: SANDBOX_STORE_SETTINGS,
+  });
+  await app.register(clientReportRoutes, { limiter: services.limiter });
+  await app.register(accountRoutes, { accounts, sessions, sessionCookie });
+  await app.register(appRoutes, { accounts });
+  await app.register(adminRoutes, { db, clock, database, adminToken });
+  await app.register(voiceAiRoutes, { ledger, licenceList, cardCheckout });
+  await app.register(voiceAiAdminRoutes, { db, random, ledger, adminToken });
+  await app.register(checkoutRoutes, { checkout: services.checkout, cardCheckout });
+  await app.register(licenceRoutes, {
+    db,
+    clock,
+    random,
+    licences,
+    licenceList,
+    offlineActivation: config.offlineActivation,
+    offlineSigner: services.offlineSigner,
+    adminToken,
+  });
+  // Storefront: order webhook and operator order view
+  await app.register(storefrontRoutes, { db, orders: services.storefrontOrders, adminToken });
+  // Development stand-ins (dev/): none in production
+  if (services.dev) await registerDevRoutes(app, services.dev, { db, adminToken, publicUrl: config.publicUrl });
+  await registerSpa(app, {
+    distDir: config.webDistDir ?? defaultWebDist,
+    publicConfig: services.publicConfig,
+    hasSessionCookie: (request) => sessionCookie.read(request) !== undefined,
+  });
+  return { app, services };
 }

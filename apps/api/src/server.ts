@@ -1,9 +1,9 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from './app';
+import { composeApp } from './app';
 import { type Config, ConfigError, loadConfig } from './config';
 import { type DatabaseHandle, openDatabase } from './db/client';
-import { seedDemoData } from './features/licences/demo-seed';
+import { seedDemoData } from './dev/demo-seed';
 import { systemClock, systemRandom } from './lib/clock';
 import { acquireDataDirLock, type DataDirLock, DataDirLocked } from './lib/data-dir-lock';
 import { bindPort, type PortGate, PortTaken } from './lib/port-gate';
@@ -66,15 +66,16 @@ async function main(): Promise<void> {
       : { kind: 'pglite', dataDir: path.join(config.dataDir, 'pgdata') },
   );
   await database.migrate();
+  const composed = await composeApp({ config, database, serverFactory: gate.serverFactory });
+  app = composed.app;
   const demo = config.isProduction
     ? undefined
     : await seedDemoData({
         db: database.db,
         clock: systemClock,
         random: systemRandom,
-        appScheme: config.appLoginScheme,
+        licences: composed.services.licences,
       });
-  app = await buildApp({ config, database, serverFactory: gate.serverFactory });
   await app.ready();
   if (closing) return;
   gate.open();

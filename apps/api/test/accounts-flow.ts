@@ -24,5 +24,5 @@ export function faultOf(res: { json(): unknown }): string | undefined {
 export async function freshSession(t: TestApp, email: string): Promise<string> {
   const user = await findUserByEmail(t.database.db, email);
   if (!user) throw new Error(`no account ${email}`);
-  return (await t.app.deps.sessions.issue(t.database.db, user.id, true)).token;
+  return (await t.services.sessions.issue(t.database.db, user.id, true)).token;
 }

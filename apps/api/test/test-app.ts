@@ -3,14 +3,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { type AppOptions, buildApp } from '../src/app';
+import { type AppOptions, composeApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import type { DatabaseHandle } from '../src/db/client';
+import type { Services } from '../src/services';
 import { FakeClock } from './fake-clock';
 import { openTestDatabase } from './test-database';
 
 export interface TestApp {
   app: FastifyInstance;
+  /** The services the app was built with (its composition root), for tests that reach one directly. */
+  services: Services;
   clock: FakeClock;
   database: DatabaseHandle;
   /** POST a call with JSON, optionally signed in with a token. */
@@ -51,7 +54,7 @@ export async function createTestApp(
     ...(env.NODE_ENV === 'production' ? {} : GENEROUS_LIMITS),
     ...env,
   });
-  const app = await buildApp({ config, database, clock, logger: false, ...overrides });
+  const { app, services } = await composeApp({ config, database, clock, logger: false, ...overrides });
   await app.ready();
 
   const call: TestApp['call'] = (url, body = {}, token, headers = {}) =>
@@ -64,13 +67,14 @@ export async function createTestApp(
 
   const mailsTo: TestApp['mailsTo'] = async (address) => {
     // Some mails go out after the answer (password resets): wait for that work first.
-    await app.deps.accounts.settled();
+    await services.accounts.settled();
     const res = await app.inject({ method: 'GET', url: `/api/dev/mail?to=${encodeURIComponent(address)}` });
     return res.json().Result;
   };
 
   return {
     app,
+    services,
     clock,
     database,
     call,

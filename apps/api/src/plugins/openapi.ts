@@ -25,8 +25,7 @@ type RouteSchema = Record<string, unknown> & { hide?: boolean };
  * packages/contracts); served at GET /api/docs. Each operation is named after its call
  * (operationId), with the summary and the sign-in of `callRoutes` (docs/api.md, Typed results).
  */
-export async function registerOpenApi(app: FastifyInstance): Promise<void> {
-  const publicUrl = app.deps.config.publicUrl;
+export async function registerOpenApi(app: FastifyInstance, { publicUrl }: { publicUrl: string }): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',

@@ -5,9 +5,8 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import { negotiate } from '@fastify/accept-negotiator';
 import fastifyStatic from '@fastify/static';
-import { PAGE_RENDER_CALL_PATHS, type PageCallAnswer, type PageRenderer } from '@soundid/contracts';
+import { PAGE_RENDER_CALL_PATHS, type PageCallAnswer, type PageRenderer, type PublicConfig } from '@soundid/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { publicConfigOf } from '../features/meta/public-config';
 import { Fault } from '../lib/fault';
 import { sendFault } from './errors';
 
@@ -28,7 +27,16 @@ async function loadRenderer(distDir: string): Promise<PageRenderer | undefined> 
  * written per request (ADR 0024): the public configuration and whether a session cookie came go
  * into the page, and a signed-out visitor's sign-in screens come rendered.
  */
-export async function registerSpa(app: FastifyInstance, distDir: string | undefined): Promise<void> {
+export interface SpaOptions {
+  distDir: string | undefined;
+  /** What the SPA is told before it renders (GET /api/config answers the same). */
+  publicConfig: PublicConfig;
+  /** Whether the request carries a session cookie (valid or not): the page renders signed in or out. */
+  hasSessionCookie(request: FastifyRequest): boolean;
+}
+
+export async function registerSpa(app: FastifyInstance, options: SpaOptions): Promise<void> {
+  const { distDir } = options;
   const hasSpa = distDir !== undefined && existsSync(path.join(distDir, 'index.html'));
   const renderer = hasSpa ? await loadRenderer(distDir) : undefined;
   if (hasSpa) {
@@ -46,7 +54,7 @@ export async function registerSpa(app: FastifyInstance, distDir: string | undefi
       },
     });
   }
-  const sendPage = renderer && distDir ? pageSender(app, renderer, distDir) : undefined;
+  const sendPage = renderer && distDir ? pageSender(app, renderer, distDir, options) : undefined;
   if (sendPage) app.get('/', sendPage);
   app.setNotFoundHandler((request, reply) => {
     // A missing script or stylesheet is a 404, not the page (a browser would run HTML as script).
@@ -96,10 +104,13 @@ async function callInProcess(
 /** Signed-out pages kept rendered, by address (a page without a session cookie depends on nothing else). */
 const SIGNED_OUT_PAGES_KEPT = 256;
 
-function pageSender(app: FastifyInstance, renderer: PageRenderer, distDir: string) {
+function pageSender(
+  app: FastifyInstance,
+  renderer: PageRenderer,
+  distDir: string,
+  { publicConfig: config, hasSessionCookie: cookieCame }: SpaOptions,
+) {
   const template = readFileSync(path.join(distDir, 'index.html'), 'utf8');
-  const config = publicConfigOf(app.deps);
-  const { sessionCookie } = app.deps;
   // Oldest first: a flood of sign-in page requests renders each address once, and no more than
   // this many are kept however many addresses it makes up.
   const signedOutPages = new Map<string, string>();
@@ -130,7 +141,7 @@ function pageSender(app: FastifyInstance, renderer: PageRenderer, distDir: strin
   };
 
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    const hasSessionCookie = sessionCookie.read(request) !== undefined;
+    const hasSessionCookie = cookieCame(request);
     const html = await render(request, hasSessionCookie);
     reply
       // A page for a signed-in customer may carry their data: never stored by a cache.

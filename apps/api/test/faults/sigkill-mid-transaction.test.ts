@@ -1,7 +1,7 @@
 import pg from 'pg';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deriveSandboxWebhookSecret, sandboxSessionIdOf } from '../../src/integrations/stripe/sandbox-provider';
+import { deriveSandboxWebhookSecret, sandboxSessionIdOf } from '../../src/dev/stripe-sandbox/provider';
 import { PAID_1K, paidSessionEvent } from '../payment-webhooks';
 import { postJson, type ServiceProcess, scratchDatabase, signUpThrough, startService } from '../service-process';
 

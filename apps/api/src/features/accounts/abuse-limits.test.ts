@@ -32,7 +32,7 @@ const accountsLike = async (t: TestApp, pattern: string) =>
   (await t.database.db.select({ n: count() }).from(users).where(like(users.email, pattern)))[0]?.n ?? 0;
 
 const mailsLike = async (t: TestApp, pattern: string) => {
-  await t.app.deps.accounts.settled();
+  await t.services.accounts.settled();
   return (await t.database.db.select({ n: count() }).from(mailOutbox).where(like(mailOutbox.to, pattern)))[0]?.n ?? 0;
 };
 

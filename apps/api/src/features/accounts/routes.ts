@@ -3,8 +3,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import countries from 'i18n-iso-countries';
 import en from 'i18n-iso-countries/langs/en.json' with { type: 'json' };
-import { isBrowserRequest } from '../../plugins/session-cookie';
-import type { ClientMeta, SignedIn } from './service';
+import type { AccountService, ClientMeta, SignedIn } from './service';
+import { isBrowserRequest, type SessionCookie } from './session-cookie';
+import type { SessionService } from './sessions';
 import { toUser } from './users-repo';
 
 countries.registerLocale(en);
@@ -21,9 +22,11 @@ export function clientMeta(request: FastifyRequest): ClientMeta {
 }
 
 /** The account calls of docs/requirements.md §7, at the contract's paths. */
-export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { accounts, sessionCookie } = app.deps;
-
+export const accountRoutes: FastifyPluginAsyncZod<{
+  accounts: AccountService;
+  sessions: SessionService;
+  sessionCookie: SessionCookie;
+}> = async (app, { accounts, sessions, sessionCookie }) => {
   /**
    * A sign-in's answer. The session goes out in the HttpOnly cookie, and in the body (`Token`)
    * only to API clients: to a browser it travels in Set-Cookie alone (ASVS 3.3.4). The session
@@ -40,7 +43,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     const previous = sessionCookie.read(request);
     if (!previous) return;
     try {
-      await app.deps.sessions.revoke((await app.deps.sessions.authenticate(previous)).sessionId);
+      await sessions.revoke((await sessions.authenticate(previous)).sessionId);
     } catch {
       // Already over (expired, revoked, not ours): nothing to end.
     }
@@ -83,7 +86,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     );
     if (!result.session) return ok({ User: result.user });
     // The session it replaces ends, whether it came as the cookie or as AuthToken (ASVS 7.2.4).
-    if (current) await app.deps.sessions.revoke(current.sessionId);
+    if (current) await sessions.revoke(current.sessionId);
     return signedIn(request, reply, { session: result.session, user: result.user });
   });
 
@@ -102,7 +105,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   /** Ends the session if there is one; always clears the cookie. */
   app.post(path('Logout'), { schema: callSchemas.Logout }, async (request, reply) => {
     const auth = await app.optionalSession(request);
-    if (auth) await app.deps.sessions.revoke(auth.sessionId);
+    if (auth) await sessions.revoke(auth.sessionId);
     sessionCookie.clear(reply);
     return ok();
   });
@@ -187,7 +190,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(path('GetSessions'), { schema: callSchemas.GetSessions }, async (request) => {
     const auth = await app.requireSession(request);
-    return ok(await app.deps.sessions.listActive(auth.userId, auth.sessionId));
+    return ok(await sessions.listActive(auth.userId, auth.sessionId));
   });
 
   /** Signs out every other browser and app once the customer authenticates again; this session stays. */

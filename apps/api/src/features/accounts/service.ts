@@ -17,12 +17,11 @@ import {
   type WebLoginCodeResult,
 } from '@soundid/contracts';
 import { and, eq, ne } from 'drizzle-orm';
-import type { Database } from '../../db/client';
+import type { Database, Transaction } from '../../db/client';
 import { actionTokens, sessions, socialAccounts, users } from '../../db/schema';
 import { BoundedQueue } from '../../lib/bounded-queue';
 import type { Clock } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
-import { chargeActivationsOfDeletedCustomer } from '../licences/repo';
 import type { Mailer } from '../mail/mailer';
 import type { AbuseLimits } from './abuse-limits';
 import type { ActionTokenService, TokenFaults } from './action-tokens';
@@ -130,6 +129,12 @@ export interface AccountServiceDeps {
   social: SocialVerifier;
   publicUrl: string;
   appLoginScheme: string;
+  /**
+   * What other areas settle in the deletion's transaction before the account row goes (the
+   * licences area charges the deleted customer's activations, ADR 0030). Wired by the
+   * composition root, so that accounts imports no other feature.
+   */
+  beforeDelete(tx: Transaction, userId: string, at: Date): Promise<void>;
 }
 
 /** Reset requests waiting for their turn; past this a flood's requests are dropped unanswered by mail. */
@@ -667,7 +672,7 @@ export class AccountService {
       const user = row.userId ? await findUserById(tx, row.userId) : undefined;
       if (!user) throw new Fault('AccountDeletionTokenAlreadyUsed');
       await tx.delete(actionTokens).where(and(eq(actionTokens.userId, user.id), ne(actionTokens.id, row.id)));
-      await chargeActivationsOfDeletedCustomer(tx, user.id, this.deps.clock.now());
+      await this.deps.beforeDelete(tx, user.id, this.deps.clock.now());
       await tx.delete(users).where(eq(users.id, user.id));
       return user.email;
     });

@@ -127,12 +127,12 @@ describe('the licence list checks its session in its own statement', () => {
     await signUpVerified(t, 'list-other@example.com');
     const other = await login('list-other@example.com');
     const claims = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1] as string, 'base64url').toString());
-    const mixed = await t.app.deps.sessions.issue(t.app.deps.db, claims(token).sub, true);
+    const mixed = await t.services.sessions.issue(t.services.db, claims(token).sub, true);
     const forged = await new SignJWT({ sid: claims(other).sid, kms: 1 })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(claims(token).sub)
       .setExpirationTime(Math.floor(mixed.expiresAt.getTime() / 1000))
-      .sign(new TextEncoder().encode(t.app.deps.config.sessionSecret));
+      .sign(new TextEncoder().encode(t.services.config.sessionSecret));
     const crossed = await licences(forged);
     expect(crossed.json().Fault).toMatchObject({ ExceptionName: 'UserAuthenticationFailed', ExceptionType: 30 });
     expect(faultOf(await licences(`${token.slice(0, -4)}AAAA`))).toBe('SecurityAuthTokenInvalid');

@@ -2,28 +2,32 @@ import { callSchemas, emailSchema } from '@soundid/contracts';
 import { and, count, eq, gt, isNull } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { Database, DatabaseHandle } from '../../db/client';
 import { sessions, socialAccounts } from '../../db/schema';
+import type { Clock } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
 import { findUserByEmail, toUser } from '../accounts/users-repo';
 import { requireOperator } from './operator-auth';
 
 /** The operator API behind `npm run admin`, authenticated with the operator token. */
-export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.addHook('onRequest', requireOperator(app));
+export const adminRoutes: FastifyPluginAsyncZod<{
+  db: Database;
+  clock: Clock;
+  database: DatabaseHandle;
+  adminToken: string;
+}> = async (app, { db, clock, database, adminToken }) => {
+  app.addHook('onRequest', requireOperator(adminToken));
 
   app.get(
     '/api/admin/user',
     { schema: { querystring: z.object({ email: emailSchema }), ...callSchemas.AdminUser } },
     async (request) => {
-      const { db } = app.deps;
       const user = await findUserByEmail(db, request.query.email);
       if (!user) throw new Fault('UserNotFound');
       const [live] = await db
         .select({ n: count() })
         .from(sessions)
-        .where(
-          and(eq(sessions.userId, user.id), isNull(sessions.revokedAt), gt(sessions.expiresAt, app.deps.clock.now())),
-        );
+        .where(and(eq(sessions.userId, user.id), isNull(sessions.revokedAt), gt(sessions.expiresAt, clock.now())));
       const providers = await db
         .select({ provider: socialAccounts.provider })
         .from(socialAccounts)
@@ -55,7 +59,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
           RssBytes: memory.rss,
           Collected: request.query.gc === '1' && collect !== undefined,
           UptimeSeconds: Math.round(process.uptime()),
-          Database: { Kind: app.deps.database.kind, Connections: app.deps.database.connections() },
+          Database: { Kind: database.kind, Connections: database.connections() },
         },
       };
     },

@@ -2,11 +2,12 @@ import { callSchemas } from '@soundid/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { Fault } from '../../lib/fault';
 import { clientMeta } from '../accounts/routes';
+import type { AccountService } from '../accounts/service';
 
 /** The desktop-app API (`/api/apps/*`): apps sign in with the one-time token of the login deeplink. */
-export const appRoutes: FastifyPluginAsyncZod = async (app) => {
+export const appRoutes: FastifyPluginAsyncZod<{ accounts: AccountService }> = async (app, { accounts }) => {
   app.post('/api/apps/ExchangeLoginToken', { schema: callSchemas.ExchangeLoginToken }, async (request) => {
-    const result = await app.deps.accounts.exchangeAppLoginToken(request.body.token, clientMeta(request));
+    const result = await accounts.exchangeAppLoginToken(request.body.token, clientMeta(request));
     return { Success: true as const, Token: result.session.token, Result: { User: result.user } };
   });
 
@@ -18,9 +19,6 @@ export const appRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/api/apps/CreateWebLoginCode', { schema: callSchemas.CreateWebLoginCode }, async (request) => {
     const auth = await app.requireSession(request);
     if (auth.via !== 'header') throw new Fault('WebLoginCodeNeedsAppSession');
-    return {
-      Success: true as const,
-      Result: await app.deps.accounts.createWebLoginCode(auth.userId, request.body.path),
-    };
+    return { Success: true as const, Result: await accounts.createWebLoginCode(auth.userId, request.body.path) };
   });
 };

@@ -1,6 +1,8 @@
 import { callSchemas, serialSchema } from '@soundid/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { Database } from '../../db/client';
+import type { Random } from '../../lib/clock';
 import { requireOperator } from '../admin/operator-auth';
 import { PRODUCTS } from './catalogue';
 import { UPGRADE_CODE_SHAPES } from './codes';
@@ -15,9 +17,13 @@ const productCode = z
   .regex(/^[a-z0-9-]+$/);
 
 /** Operator API of the licences area (`npm run admin -- products|issue-keys|issue-upgrade-codes|add-serials`). */
-export const licenceAdminRoutes: FastifyPluginAsyncZod<{ licences: LicenceService }> = async (app, { licences }) => {
-  app.addHook('onRequest', requireOperator(app));
-  const { db, random } = app.deps;
+export const licenceAdminRoutes: FastifyPluginAsyncZod<{
+  licences: LicenceService;
+  db: Database;
+  random: Random;
+  adminToken: string;
+}> = async (app, { licences, db, random, adminToken }) => {
+  app.addHook('onRequest', requireOperator(adminToken));
 
   app.get('/api/admin/products', { schema: callSchemas.AdminProducts }, async () => ({
     Success: true as const,

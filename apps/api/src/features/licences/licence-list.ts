@@ -19,7 +19,7 @@ import type { DeviceRow, LicenceRow, LicenseKeyRow } from '../../db/licences-sch
 import { sessions, users } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { type SessionRowState, type SessionScopedRead, sessionParams, sessionStateFields } from '../accounts/sessions';
-import { holdingsOf, liveLotsQuery, type TokenHoldings } from '../voice-ai/ledger';
+import { holdingsOf, liveLotsQuery, type TokenHoldings } from '../tokens/ledger';
 import {
   PRODUCTS,
   type Product,

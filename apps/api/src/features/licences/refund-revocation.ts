@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Transaction } from '../../db/client';
 import { licenseKeys } from '../../db/licences-schema';
 import type { Clock } from '../../lib/clock';
-import type { TokenLedger } from '../voice-ai/ledger';
+import type { TokenLedger } from '../tokens/ledger';
 import { isActivatable, productByCode } from './catalogue';
 import { activeDevicesOfLicence, countKeys, deactivate, lockOrCreateLicence } from './repo';
 import { seatsOf } from './service';

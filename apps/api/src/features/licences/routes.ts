@@ -1,27 +1,35 @@
 import { callSchemas, licenceCallPaths, type OfflineActivateResult } from '@soundid/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Database } from '../../db/client';
+import type { Clock, Random } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
 import { actionRoutes } from './actions';
 import { licenceAdminRoutes } from './admin-routes';
 import { appLicenceRoutes } from './app-routes';
-import { LicenceList } from './licence-list';
-import { loadOfflineSigner, type OfflineLicenseSigner, parseSwinfo } from './offline';
-import { LicenceService } from './service';
+import type { LicenceList } from './licence-list';
+import { type OfflineLicenseSigner, parseSwinfo } from './offline';
+import type { LicenceService } from './service';
+
+export interface LicenceRoutesOptions {
+  db: Database;
+  clock: Clock;
+  random: Random;
+  licences: LicenceService;
+  licenceList: LicenceList;
+  /** Whether the portal offers offline activation (OFFLINE_ACTIVATION). */
+  offlineActivation: boolean;
+  /** The offline licence signer, loaded on first use; undefined when it has no key. */
+  offlineSigner(): OfflineLicenseSigner | undefined;
+  adminToken: string;
+}
 
 /** The licences area: the portal's calls, the action URLs, the desktop-app calls and the operator API. */
-export const licenceRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, clock, random, config } = app.deps;
-  const licences = new LicenceService({ db, clock, random, appScheme: config.appLoginScheme });
-  const list = new LicenceList(db, clock, licences.deeplinks);
+export const licenceRoutes: FastifyPluginAsyncZod<LicenceRoutesOptions> = async (app, options) => {
+  const { db, clock, random, licences, licenceList: list, offlineActivation, adminToken } = options;
   const ok = <T>(Result: T) => ({ Success: true as const, Result });
 
-  let signer: OfflineLicenseSigner | undefined;
   const offlineSigner = (): OfflineLicenseSigner => {
-    signer ??= loadOfflineSigner({
-      pem: config.offlineLicenseSigningKey,
-      dataDir: config.dataDir,
-      isProduction: config.isProduction,
-    });
+    const signer = options.offlineSigner();
     if (!signer) throw new Fault('OfflineActivationUnavailable');
     return signer;
   };
@@ -59,7 +67,7 @@ export const licenceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(licenceCallPaths.OfflineActivate, { schema: callSchemas.OfflineActivate }, async (request) => {
     const auth = await app.requireSession(request);
     // The spec shows the panel in development only; production offers it only when configured.
-    if (!config.offlineActivation) throw new Fault('OfflineActivationDisabled');
+    if (!offlineActivation) throw new Fault('OfflineActivationDisabled');
     const swinfo = parseSwinfo(request.body.swinfo);
     const sign = offlineSigner();
     const activation = await licences.activateDevice(
@@ -99,5 +107,5 @@ export const licenceRoutes: FastifyPluginAsyncZod = async (app) => {
 
   await app.register(actionRoutes, { licences });
   await app.register(appLicenceRoutes, { licences });
-  await app.register(licenceAdminRoutes, { licences });
+  await app.register(licenceAdminRoutes, { licences, db, random, adminToken });
 };

@@ -36,10 +36,10 @@ import { users } from '../../db/schema';
 import { addDays, type Clock, type Random } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
 import { isUniqueViolation } from '../accounts/users-repo';
-import { TokenLedger } from '../voice-ai/ledger';
+import type { TokenLedger } from '../tokens/ledger';
 import { CAMPAIGN_ADAM, findProduct, isActivatable, type Product, type ProductKind, productByCode } from './catalogue';
 import { newLicenseKey, normalizeCode } from './codes';
-import { Deeplinks } from './deeplinks';
+import type { Deeplinks } from './deeplinks';
 import {
   activeDevicesOfLicence,
   countKeys,
@@ -58,8 +58,9 @@ export interface LicenceServiceDeps {
   db: Database;
   clock: Clock;
   random: Random;
-  /** Custom protocol of the desktop apps' deeplinks. */
-  appScheme: string;
+  /** The desktop apps' deeplinks (their custom protocol). */
+  deeplinks: Deeplinks;
+  ledger: TokenLedger;
 }
 
 /**
@@ -101,8 +102,8 @@ export class LicenceService {
   readonly deeplinks: Deeplinks;
   private readonly ledger: TokenLedger;
   constructor(private readonly deps: LicenceServiceDeps) {
-    this.deeplinks = new Deeplinks(deps.appScheme);
-    this.ledger = new TokenLedger(deps.db, deps.clock);
+    this.deeplinks = deps.deeplinks;
+    this.ledger = deps.ledger;
   }
 
   private get db() {

@@ -1,6 +1,6 @@
 import { type LicenceNotification, voiceAiStatusText } from '@soundid/contracts';
 import type { LicenceRow } from '../../db/licences-schema';
-import type { TokenHoldings } from '../voice-ai/ledger';
+import type { TokenHoldings } from '../tokens/ledger';
 import type { Product } from './catalogue';
 import type { Seats } from './service';
 

@@ -83,7 +83,7 @@ describe('one account, one recipient', () => {
       const reset = await t.call('/api/accounts/InitiatePasswordReset', { email });
       expect(reset.statusCode, email).toBe(400);
     }
-    await t.app.deps.accounts.settled();
+    await t.services.accounts.settled();
     expect(received.length).toBe(before);
     expect(await t.database.db.select().from(users)).toSatisfy((rows: { email: string }[]) =>
       rows.every((row) => !HOSTILE.map((h) => h.toLowerCase()).includes(row.email)),

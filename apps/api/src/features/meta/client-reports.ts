@@ -9,7 +9,7 @@ import {
 } from '@soundid/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { Fault } from '../../lib/fault';
-import { AttemptLimiter, type LimitRule } from '../accounts/attempt-limits';
+import type { AttemptLimiter, LimitRule } from '../accounts/attempt-limits';
 
 /** Per client address, counted in the database: every replica refuses past the same limit. */
 const REPORT_LIMIT: LimitRule = { scope: 'client-report', max: CLIENT_REPORTS_PER_MINUTE, windowMinutes: 1 };
@@ -23,9 +23,7 @@ const REPORT_BODY_LIMIT = 2 * (CLIENT_REPORT_LIMITS.message + CLIENT_REPORT_LIMI
  * Anyone may report (an error can happen before sign-in); nothing of the report is trusted
  * beyond being logged, and the path is redacted as request addresses are.
  */
-export const clientReportRoutes: FastifyPluginAsyncZod = async (app) => {
-  const limiter = new AttemptLimiter(app.deps.db, app.deps.clock);
-
+export const clientReportRoutes: FastifyPluginAsyncZod<{ limiter: AttemptLimiter }> = async (app, { limiter }) => {
   app.post(
     CLIENT_REPORT_PATH,
     { schema: { body: clientReportSchema, response: replies(successOnlyEnvelope) }, bodyLimit: REPORT_BODY_LIMIT },

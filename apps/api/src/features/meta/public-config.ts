@@ -1,11 +1,15 @@
 import type { PublicConfig } from '@soundid/contracts';
-import type { AppDeps } from '../../app';
+import type { Config } from '../../config';
+import type { SocialVerifier } from '../accounts/social-verifier';
 
 /**
  * What the SPA needs to know before it renders: build target, providers, dev mode. Answered by
- * GET /api/config and written into every page the service serves (plugins/spa.ts).
+ * GET /api/config and written into every page the service serves (plugins/spa.ts). Its shape is
+ * packages/contracts' publicConfigSchema, which the SPA reads too.
  */
-export function publicConfigOf({ config, social, redirectTargets }: AppDeps): PublicConfig {
+export type { PublicConfig };
+
+export function publicConfigOf(config: Config, social: Pick<SocialVerifier, 'configuredPlatforms'>): PublicConfig {
   return {
     AppTarget: config.appTarget,
     SocialProviders: {
@@ -16,7 +20,7 @@ export function publicConfigOf({ config, social, redirectTargets }: AppDeps): Pu
     SupportChatScriptUrl: config.supportChatScriptUrl ?? null,
     DevelopmentEnv: !config.isProduction,
     OfflineActivation: config.offlineActivation,
-    RedirectTargets: redirectTargets,
+    RedirectTargets: config.redirectTargets,
     ConfiguredSocialPlatforms: social.configuredPlatforms(),
     // The main host (PUBLIC_URL's): off it, the SPA names its own card-checkout return URL.
     MainHost: new URL(config.publicUrl).host,

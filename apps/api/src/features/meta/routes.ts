@@ -1,13 +1,18 @@
 import { callSchemas, STOREFRONT_API_VERSION } from '@soundid/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { SANDBOX_STOREFRONT_TOKEN, SANDBOX_VOICE_AI_PRODUCT_IDS } from '../../integrations/shopify/sandbox/catalogue';
+import type { Config } from '../../config';
+import type { DatabaseHandle } from '../../db/client';
 import { Fault } from '../../lib/fault';
-import { publicConfigOf } from './public-config';
+import type { PublicConfig } from './public-config';
 
 /** Probes, public configuration for the SPA, feature flags and store settings. */
-export const metaRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { config, database } = app.deps;
-
+export const metaRoutes: FastifyPluginAsyncZod<{
+  config: Config;
+  database: DatabaseHandle;
+  publicConfig: PublicConfig;
+  /** The sandbox storefront's public settings (dev/shopify-sandbox), answered outside production without SHOPIFY_*. */
+  sandboxStore: { accessToken: string; voiceAiProductIds: string[] };
+}> = async (app, { config, database, publicConfig, sandboxStore }) => {
   app.get('/api/health', { schema: callSchemas.Health }, async () => ({
     Success: true as const,
     Result: { Status: 'up' },
@@ -32,7 +37,7 @@ export const metaRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/api/config', { schema: callSchemas.GetPublicConfig }, async () => ({
     Success: true as const,
-    Result: publicConfigOf(app.deps),
+    Result: publicConfig,
   }));
 
   app.get('/api/accounts/features', { schema: callSchemas.GetFeatures }, async () => ({
@@ -59,8 +64,8 @@ export const metaRoutes: FastifyPluginAsyncZod = async (app) => {
           }
         : {
             StoreDomain: new URL(config.publicUrl).host,
-            StorefrontAccessToken: SANDBOX_STOREFRONT_TOKEN,
-            VoiceAiProductIds: SANDBOX_VOICE_AI_PRODUCT_IDS,
+            StorefrontAccessToken: sandboxStore.accessToken,
+            VoiceAiProductIds: sandboxStore.voiceAiProductIds,
             ApiVersion: STOREFRONT_API_VERSION,
             Sandbox: true,
           },

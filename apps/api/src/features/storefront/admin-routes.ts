@@ -2,6 +2,7 @@ import { callSchemas, emailSchema, type StorefrontOrderSummary } from '@soundid/
 import { asc, eq, inArray, or } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { Database } from '../../db/client';
 import { licenseKeys } from '../../db/licences-schema';
 import { users } from '../../db/schema';
 import { storefrontOrderKeys, storefrontOrders } from '../../db/storefront-schema';
@@ -14,14 +15,16 @@ import { formatLicenseKey } from '../licences/codes';
  * orders bought with that address or granted to that account, with their keys in full and
  * where each is registered now.
  */
-export const storefrontAdminRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.addHook('onRequest', requireOperator(app));
+export const storefrontAdminRoutes: FastifyPluginAsyncZod<{ db: Database; adminToken: string }> = async (
+  app,
+  { db, adminToken },
+) => {
+  app.addHook('onRequest', requireOperator(adminToken));
 
   app.get(
     '/api/admin/storefront-orders',
     { schema: { querystring: z.object({ email: emailSchema }), ...callSchemas.AdminStorefrontOrders } },
     async (request) => {
-      const { db } = app.deps;
       const email = request.query.email.toLowerCase();
       const user = await findUserByEmail(db, email);
       const orders = await db

@@ -32,7 +32,7 @@ import { VOICE_AI_PRODUCT_CODE } from '../licences/catalogue';
 import { revokeRefundedKeys } from '../licences/refund-revocation';
 import type { LicenceService } from '../licences/service';
 import type { Mailer } from '../mail/mailer';
-import { TokenLedger } from '../voice-ai/ledger';
+import type { TokenLedger } from '../tokens/ledger';
 import { licenceMail } from './licence-mail';
 
 export interface ShopifyWebhookResult {
@@ -46,6 +46,7 @@ export interface StorefrontOrderServiceDeps {
   db: Database;
   clock: Clock;
   licences: LicenceService;
+  ledger: TokenLedger;
   mailer: Mailer;
   log: FastifyBaseLogger;
   publicUrl: string;
@@ -80,7 +81,7 @@ export class StorefrontOrderService {
   private readonly ledger: TokenLedger;
 
   constructor(private readonly deps: StorefrontOrderServiceDeps) {
-    this.ledger = new TokenLedger(deps.db, deps.clock);
+    this.ledger = deps.ledger;
     this.productIds = new Set(
       deps.voiceAiProductIds.map((gid) => numericIdOfGid(gid, 'Product')).filter((id): id is string => !!id),
     );

@@ -5,7 +5,7 @@ import { deliverShopifyWebhook, shopifyOrder } from '../../../test/storefront';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 import { devices, licenseKeys } from '../../db/licences-schema';
 import { storefrontOrders } from '../../db/storefront-schema';
-import { deriveSandboxShopifyWebhookSecret } from '../../integrations/shopify/webhook-signature';
+import { deriveSandboxShopifyWebhookSecret } from '../../dev/shopify-sandbox/webhook-secret';
 import { formatLicenseKey } from '../licences/codes';
 import { activate, adminCall, licenceList } from '../licences/test-helpers';
 

@@ -7,7 +7,7 @@ import { deliverShopifyWebhook, newWebhookId, shopifyOrder } from '../../../test
 import { ADMIN_TOKEN, createTestApp, type TestApp } from '../../../test/test-app';
 import { licenseKeys } from '../../db/licences-schema';
 import { shopifyWebhookEvents, storefrontOrderKeys, storefrontOrders } from '../../db/storefront-schema';
-import { deriveSandboxShopifyWebhookSecret } from '../../integrations/shopify/webhook-signature';
+import { deriveSandboxShopifyWebhookSecret } from '../../dev/shopify-sandbox/webhook-secret';
 import { formatLicenseKey } from '../licences/codes';
 import { licenceList } from '../licences/test-helpers';
 

@@ -9,7 +9,7 @@ import { deliverShopifyWebhook, shopifyOrder, storeSettings } from '../../../tes
 import { createTestApp, type TestApp } from '../../../test/test-app';
 import { ConfigError, loadConfig } from '../../config';
 import { storefrontOrders } from '../../db/storefront-schema';
-import { deriveSandboxShopifyWebhookSecret } from '../../integrations/shopify/webhook-signature';
+import { deriveSandboxShopifyWebhookSecret } from '../../dev/shopify-sandbox/webhook-secret';
 
 /**
  * With SHOPIFY_* set the real store is used: nothing of the sandbox is mounted, and the order

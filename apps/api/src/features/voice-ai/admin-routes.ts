@@ -2,12 +2,14 @@ import { callSchemas, emailSchema, type PaymentMismatchSummary } from '@soundid/
 import { desc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { Database } from '../../db/client';
 import { paymentMismatches } from '../../db/payments-schema';
 import { users } from '../../db/schema';
+import type { Random } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
 import { findUserByEmail } from '../accounts/users-repo';
 import { requireOperator } from '../admin/operator-auth';
-import { TokenLedger } from './ledger';
+import type { TokenLedger } from '../tokens/ledger';
 
 /** The newest payment mismatches an operator sees at once. */
 const MISMATCHES_SHOWN = 200;
@@ -16,9 +18,13 @@ const MISMATCHES_SHOWN = 200;
  * Operator grants of tokens (`npm run admin -- grant-tokens`) and the payments that did not
  * match their checkout (`npm run admin -- payment-mismatches`, ADR 0032).
  */
-export const voiceAiAdminRoutes: FastifyPluginAsyncZod = async (app) => {
-  const ledger = new TokenLedger(app.deps.db, app.deps.clock);
-  app.addHook('onRequest', requireOperator(app));
+export const voiceAiAdminRoutes: FastifyPluginAsyncZod<{
+  db: Database;
+  random: Random;
+  ledger: TokenLedger;
+  adminToken: string;
+}> = async (app, { db, random, ledger, adminToken }) => {
+  app.addHook('onRequest', requireOperator(adminToken));
 
   app.post(
     '/api/admin/grant-tokens',
@@ -35,10 +41,10 @@ export const voiceAiAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { email, amount, reference } = request.body;
-      const user = await findUserByEmail(app.deps.db, email);
+      const user = await findUserByEmail(db, email);
       if (!user) throw new Fault('UserNotFound');
-      const sourceRef = `grant:${reference ?? app.deps.random.bytes(16).toString('hex')}`;
-      const credited = await ledger.credit(app.deps.db, { userId: user.id, amount, cause: 'grant', sourceRef });
+      const sourceRef = `grant:${reference ?? random.bytes(16).toString('hex')}`;
+      const credited = await ledger.credit(db, { userId: user.id, amount, cause: 'grant', sourceRef });
       return {
         Success: true as const,
         Result: { Credited: credited, Amount: amount, TokenBalance: await ledger.balance(user.id) },
@@ -47,7 +53,7 @@ export const voiceAiAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get('/api/admin/payment-mismatches', { schema: callSchemas.AdminPaymentMismatches }, async () => {
-    const rows = await app.deps.db
+    const rows = await db
       .select({ mismatch: paymentMismatches, customer: users.email })
       .from(paymentMismatches)
       .leftJoin(users, eq(users.id, paymentMismatches.userId))

@@ -5,44 +5,8 @@ import {
   type TokenBundle,
   TokenBundleMetadataKey,
 } from '@soundid/contracts';
-import type { AppDeps } from '../../app';
-import { type BundlePrice, type CheckoutProvider, createCheckoutProvider } from '../../integrations/stripe';
+import type { BundlePrice, CheckoutProvider } from '../../integrations/stripe';
 import type { Clock } from '../../lib/clock';
-
-/** The sandbox's bundles (Stripe's come from its Prices tagged `metadata.soundid_tokens`). */
-export const SANDBOX_BUNDLES: readonly BundlePrice[] = [
-  {
-    priceId: 'price_sandbox_tokens_1000',
-    tokens: 1000,
-    title: 'Starter',
-    contents: '1,000 tokens',
-    description: 'About 100 seconds of processing. Use within 12 months.',
-    uiFlags: [],
-    amountInCents: 999,
-    currency: 'USD',
-  },
-  {
-    priceId: 'price_sandbox_tokens_5000',
-    tokens: 5000,
-    title: 'Producer',
-    contents: '5,000 tokens',
-    description: 'About 8 minutes of processing. Use within 12 months.',
-    uiFlags: ['IsMostPopular'],
-    amountInCents: 3999,
-    currency: 'USD',
-    newPriceText: 'Save 20%',
-  },
-  {
-    priceId: 'price_sandbox_tokens_20000',
-    tokens: 20_000,
-    title: 'Studio',
-    contents: '20,000 tokens',
-    description: 'About 33 minutes of processing. Use within 12 months.',
-    uiFlags: [],
-    amountInCents: 13_999,
-    currency: 'USD',
-  },
-];
 
 /** How long a list of Stripe Prices is reused before it is fetched again. */
 const CATALOGUE_TTL_MS = 60_000;
@@ -119,18 +83,13 @@ export interface CardCheckout {
   catalogue: TokenBundleCatalogue;
 }
 
-const cardCheckouts = new WeakMap<object, CardCheckout | undefined>();
-
 /**
  * The card checkout of one app instance (one provider, one catalogue cache), or undefined in
- * production without STRIPE_*: then no bundles are offered.
+ * production without STRIPE_*: then no bundles are offered. Built once, by the composition
+ * root (services.ts).
  */
-export function cardCheckoutFor(deps: Pick<AppDeps, 'config' | 'clock' | 'random'>): CardCheckout | undefined {
-  if (!cardCheckouts.has(deps)) {
-    const provider = createCheckoutProvider(deps.config, { random: deps.random, sandboxPrices: [...SANDBOX_BUNDLES] });
-    cardCheckouts.set(deps, provider && { provider, catalogue: new TokenBundleCatalogue(provider, deps.clock) });
-  }
-  return cardCheckouts.get(deps);
+export function createCardCheckout(provider: CheckoutProvider | undefined, clock: Clock): CardCheckout | undefined {
+  return provider && { provider, catalogue: new TokenBundleCatalogue(provider, clock) };
 }
 
 /**
@@ -138,9 +97,8 @@ export function cardCheckoutFor(deps: Pick<AppDeps, 'config' | 'clock' | 'random
  * initialises the checkout with (`pk_sandbox_…` means: show the sandbox card form).
  */
 export async function getTokenBundles(
-  deps: Pick<AppDeps, 'config' | 'clock' | 'random'>,
+  checkout: CardCheckout | undefined,
 ): Promise<{ TokenBundles: TokenBundle[]; StripePublicKey: string }> {
-  const checkout = cardCheckoutFor(deps);
   if (!checkout) return { TokenBundles: [], StripePublicKey: '' };
   const prices = await checkout.catalogue.list();
   return { TokenBundles: prices.map(toTokenBundle), StripePublicKey: checkout.provider.publishableKey };

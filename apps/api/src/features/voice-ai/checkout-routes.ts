@@ -1,31 +1,20 @@
 import { callSchemas } from '@soundid/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { requireOperator } from '../admin/operator-auth';
-import { cardCheckoutFor } from './bundles';
-import { CheckoutService } from './checkout';
-import { TokenLedger } from './ledger';
+import type { CardCheckout } from './bundles';
+import type { CheckoutService } from './checkout';
 
 /** Stripe's events are a few KiB; this leaves room without taking any size. */
 const WEBHOOK_BODY_LIMIT = 1024 * 1024;
 
 /**
- * Card checkout of token bundles: prepare, status, the Stripe webhook and (outside production,
- * without STRIPE_*) the sandbox card form's two calls.
+ * Card checkout of token bundles: prepare, status and the Stripe webhook (the sandbox card
+ * form's calls are a development stand-in: dev/stripe-sandbox).
  */
-export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, clock, random, config } = app.deps;
-  const checkout = cardCheckoutFor(app.deps);
-  const service = new CheckoutService({
-    db,
-    clock,
-    random,
-    config,
-    ledger: new TokenLedger(db, clock),
-    checkout,
-    log: app.log,
-  });
-
+export const checkoutRoutes: FastifyPluginAsyncZod<{
+  checkout: CheckoutService;
+  cardCheckout: CardCheckout | undefined;
+}> = async (app, { checkout: service, cardCheckout: checkout }) => {
   app.post(
     '/api/voiceai/PrepareTokenPurchaseCheckout',
     { schema: callSchemas.PrepareTokenPurchaseCheckout },
@@ -50,29 +39,6 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
 
   if (!checkout) return;
   await app.register(stripeWebhookRoute(service));
-
-  if (checkout.provider.kind !== 'sandbox' || config.isProduction) return;
-  // The client secret is what pays a session (as with Stripe's embedded form): no sign-in needed.
-  app.post('/api/sandbox/checkout/session', { schema: callSchemas.SandboxCheckoutSession }, async (request) => ({
-    Success: true as const,
-    Result: await service.sandboxSession(request.body.clientSecret),
-  }));
-  app.post('/api/sandbox/checkout/pay', { schema: callSchemas.SandboxCheckoutPay }, async (request) => ({
-    Success: true as const,
-    Result: await service.sandboxPay(request.body),
-  }));
-  // The merchant's refund (Stripe's dashboard or API): operator token, as the other /api/admin routes.
-  app.post(
-    '/api/sandbox/checkout/refund',
-    { schema: callSchemas.SandboxCheckoutRefund, onRequest: requireOperator(app) },
-    async (request) => ({
-      Success: true as const,
-      Result: await service.sandboxRefund({
-        invoiceTag: request.body.invoiceTag,
-        ...(request.body.amountInCents && { amountInCents: request.body.amountInCents }),
-      }),
-    }),
-  );
 };
 
 /**

@@ -6,7 +6,7 @@ import { deliverSigned, PAID_1K, paidSessionEvent, stripeEvent } from '../../../
 import { createTestApp, type TestApp } from '../../../test/test-app';
 import { paymentWebhookEvents } from '../../db/payments-schema';
 import { tokenLots } from '../../db/voice-ai-schema';
-import { deriveSandboxWebhookSecret, sandboxSessionIdOf } from '../../integrations/stripe/sandbox-provider';
+import { deriveSandboxWebhookSecret, sandboxSessionIdOf } from '../../dev/stripe-sandbox/provider';
 
 /**
  * Webhooks arrive at least once, in any order, sometimes at the same moment: a payment is

@@ -6,7 +6,7 @@ import { deliverSigned, PAID_5K, paidSessionEvent } from '../../../test/payment-
 import { createTestApp, type TestApp } from '../../../test/test-app';
 import { loadConfig } from '../../config';
 import { paymentWebhookEvents } from '../../db/payments-schema';
-import { deriveSandboxWebhookSecret, sandboxSessionIdOf } from '../../integrations/stripe/sandbox-provider';
+import { deriveSandboxWebhookSecret, sandboxSessionIdOf } from '../../dev/stripe-sandbox/provider';
 import { getTokenBundles } from './bundles';
 import { resolveReturnUrl } from './checkout';
 
@@ -40,7 +40,7 @@ async function prepared(token: string, priceId = PRICE_5K) {
 
 describe('token bundle catalogue (sandbox)', () => {
   it('lists the bundles in the spec shape with a sandbox public key', async () => {
-    const { TokenBundles, StripePublicKey } = await getTokenBundles(t.app.deps);
+    const { TokenBundles, StripePublicKey } = await getTokenBundles(t.services.cardCheckout);
     expect(StripePublicKey.startsWith(SANDBOX_PUBLISHABLE_KEY_PREFIX)).toBe(true);
     expect(TokenBundles.map((b) => b.PriceAmountInCents)).toEqual([999, 3999, 13999]);
     expect(TokenBundles[1]).toEqual({

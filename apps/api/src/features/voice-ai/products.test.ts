@@ -54,7 +54,7 @@ describe('GetProducts', () => {
       },
     ]);
     // The bundles on sale, as the catalogue lists them (their shape: checkout.test.ts).
-    expect(result.TokenBundles).toEqual((await getTokenBundles(t.app.deps)).TokenBundles);
+    expect(result.TokenBundles).toEqual((await getTokenBundles(t.services.cardCheckout)).TokenBundles);
     expect(result.TokenBundles.map((b: { PriceId: string }) => b.PriceId)).toEqual([
       'price_sandbox_tokens_1000',
       'price_sandbox_tokens_5000',

@@ -1,8 +1,7 @@
 import type { VoiceAiProductList } from '@soundid/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppDeps } from '../../app';
 import type { LicenceList } from '../licences/licence-list';
-import { getTokenBundles } from './bundles';
+import { type CardCheckout, getTokenBundles } from './bundles';
 
 /**
  * GetProducts (docs/requirements.md §3, Voice AI product list): the customer's trial offer and status line
@@ -12,12 +11,12 @@ import { getTokenBundles } from './bundles';
 export async function voiceAiProductList(
   userId: string,
   list: LicenceList,
-  deps: Pick<AppDeps, 'config' | 'clock' | 'random'>,
+  cardCheckout: CardCheckout | undefined,
   log: FastifyBaseLogger,
 ): Promise<VoiceAiProductList> {
   const [offer, bundles] = await Promise.all([
     list.voiceAiOffer(userId),
-    getTokenBundles(deps).catch((error: unknown) => {
+    getTokenBundles(cardCheckout).catch((error: unknown) => {
       log.warn({ err: error }, 'token bundles unavailable');
       return { TokenBundles: [], StripePublicKey: '' };
     }),

@@ -12,7 +12,7 @@ import {
 import { ADMIN_TOKEN, createTestApp, type TestApp } from '../../../test/test-app';
 import { paymentMismatches, paymentRefunds } from '../../db/payments-schema';
 import { tokenLots } from '../../db/voice-ai-schema';
-import { deriveSandboxWebhookSecret, sandboxSessionIdOf } from '../../integrations/stripe/sandbox-provider';
+import { deriveSandboxWebhookSecret, sandboxSessionIdOf } from '../../dev/stripe-sandbox/provider';
 
 /**
  * Card payments are credited only as offered, and refunds take back what is left of the lot

@@ -1,19 +1,22 @@
 import { callSchemas } from '@soundid/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { Deeplinks } from '../licences/deeplinks';
-import { LicenceList } from '../licences/licence-list';
-import { TokenLedger } from './ledger';
+import type { LicenceList } from '../licences/licence-list';
+import type { TokenLedger } from '../tokens/ledger';
+import type { CardCheckout } from './bundles';
 import { voiceAiProductList } from './products';
 
 /** The buy page's product list, token history for the portal and token spending for the apps. */
-export const voiceAiRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, clock, config } = app.deps;
-  const ledger = new TokenLedger(db, clock);
-  const licenceList = new LicenceList(db, clock, new Deeplinks(config.appLoginScheme));
-
+export const voiceAiRoutes: FastifyPluginAsyncZod<{
+  ledger: TokenLedger;
+  licenceList: LicenceList;
+  cardCheckout: CardCheckout | undefined;
+}> = async (app, { ledger, licenceList, cardCheckout }) => {
   app.post('/api/voiceai/GetProducts', { schema: callSchemas.GetProducts }, async (request) => {
     const auth = await app.requireSession(request);
-    return { Success: true as const, Result: await voiceAiProductList(auth.userId, licenceList, app.deps, app.log) };
+    return {
+      Success: true as const,
+      Result: await voiceAiProductList(auth.userId, licenceList, cardCheckout, app.log),
+    };
   });
 
   app.post('/api/voiceai/GetPurchaseHistory', { schema: callSchemas.GetPurchaseHistory }, async (request) => {

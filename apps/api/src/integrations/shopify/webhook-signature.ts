@@ -16,11 +16,3 @@ export function isShopifyWebhookSignatureValid(rawBody: Buffer, header: string |
   const expected = Buffer.from(signShopifyWebhook(rawBody, secret), 'base64');
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
-
-/**
- * The sandbox storefront's webhook secret, derived from the session secret: stable across
- * restarts and replicas without another file; the sandbox never runs in production.
- */
-export function deriveSandboxShopifyWebhookSecret(sessionSecret: string): string {
-  return `shpss_sandbox_${createHmac('sha256', sessionSecret).update('sandbox-shopify-webhook').digest('base64url')}`;
-}

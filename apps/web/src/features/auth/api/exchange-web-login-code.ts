@@ -1,4 +1,4 @@
-import { type FaultName, type LoginResult, type User, WEB_LOGIN_SWITCH_VARIABLES } from '@soundid/contracts';
+import { type FaultName, type User, WEB_LOGIN_SWITCH_VARIABLES } from '@soundid/contracts';
 import { postAccountCall } from '../../../lib/api-client';
 import { isApiError, isFault, showApiError } from '../../../lib/api-errors';
 import { reloadPage } from '../../../lib/browser-location';

@@ -1,4 +1,3 @@
-import type { LoginResult } from '@soundid/contracts';
 import { postAccountCall } from '../../../lib/api-client';
 import { setSignedInUser } from '../../../lib/session';
 import { useAction } from '../../../lib/use-action';

@@ -1,4 +1,4 @@
-import type { LoginResult, SocialPlatform } from '@soundid/contracts';
+import type { SocialPlatform } from '@soundid/contracts';
 import { postAccountCall } from '../../../lib/api-client';
 import { setSignedInUser } from '../../../lib/session';
 import { useAction } from '../../../lib/use-action';

@@ -1,4 +1,4 @@
-import type { LoginResult, User } from '@soundid/contracts';
+import type { User } from '@soundid/contracts';
 import { postAccountCall } from '../../../lib/api-client';
 import { setAnonymous, setSignedInUser } from '../../../lib/session';
 

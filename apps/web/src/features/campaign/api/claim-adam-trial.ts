@@ -1,4 +1,4 @@
-import { type ClaimAdam60DayResult, licenceCallPaths } from '@soundid/contracts';
+import type { ClaimAdam60DayResult } from '@soundid/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { call } from '../../../lib/api-client';
 

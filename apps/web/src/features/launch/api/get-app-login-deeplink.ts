@@ -1,4 +1,3 @@
-import type { AppLoginDeeplinkResult } from '@soundid/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { postAccountCall } from '../../../lib/api-client';
 

@@ -1,4 +1,4 @@
-import { type AccountLicensesByProductLine, licenceCallPaths } from '@soundid/contracts';
+import type { AccountLicensesByProductLine } from '@soundid/contracts';
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { call } from '../../../lib/api-client';

@@ -1,4 +1,4 @@
-import { type KeyUpgradePathsResult, licenceCallPaths } from '@soundid/contracts';
+import type { KeyUpgradePathsResult } from '@soundid/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { call } from '../../../lib/api-client';
 

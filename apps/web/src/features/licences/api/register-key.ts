@@ -1,4 +1,4 @@
-import { licenceCallPaths, type RegisterKeyResult } from '@soundid/contracts';
+import type { RegisterKeyResult } from '@soundid/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { call } from '../../../lib/api-client';
 

@@ -1,4 +1,4 @@
-import { licenceCallPaths, type UpgradeKeyResult } from '@soundid/contracts';
+import type { UpgradeKeyResult } from '@soundid/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { call } from '../../../lib/api-client';
 

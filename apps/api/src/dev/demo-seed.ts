@@ -1,14 +1,14 @@
 import { count, eq } from 'drizzle-orm';
-import type { Database } from '../../db/client';
-import { devices, licenseKeys } from '../../db/licences-schema';
-import { users } from '../../db/schema';
-import { addDays, type Clock, type Random } from '../../lib/clock';
-import { hashPassword } from '../accounts/passwords';
-import { isUniqueViolation } from '../accounts/users-repo';
-import { formatLicenseKey } from './codes';
-import { addSerials, issueUpgradeCodes } from './issuance';
-import { lockOrCreateLicence } from './repo';
-import { LicenceService } from './service';
+import type { Database } from '../db/client';
+import { devices, licenseKeys } from '../db/licences-schema';
+import { users } from '../db/schema';
+import { hashPassword } from '../features/accounts/passwords';
+import { isUniqueViolation } from '../features/accounts/users-repo';
+import { formatLicenseKey } from '../features/licences/codes';
+import { addSerials, issueUpgradeCodes } from '../features/licences/issuance';
+import { lockOrCreateLicence } from '../features/licences/repo';
+import type { LicenceService } from '../features/licences/service';
+import { addDays, type Clock, type Random } from '../lib/clock';
 
 export const DEMO_EMAIL = 'demo@soundid.local';
 
@@ -22,13 +22,12 @@ export async function seedDemoData(deps: {
   db: Database;
   clock: Clock;
   random: Random;
-  appScheme: string;
+  licences: Pick<LicenceService, 'insertKey'>;
 }): Promise<string[] | undefined> {
-  const { db, clock, random } = deps;
+  const { db, clock, random, licences } = deps;
   const [existing] = await db.select({ n: count() }).from(users);
   if ((existing?.n ?? 0) > 0) return undefined;
 
-  const licences = new LicenceService(deps);
   const password = `demo-${random.bytes(9).toString('base64url')}`;
   const passwordHash = await hashPassword(password);
   const now = clock.now();

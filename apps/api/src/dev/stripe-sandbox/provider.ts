@@ -1,16 +1,16 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { SANDBOX_PUBLISHABLE_KEY_PREFIX } from '@soundid/contracts';
 import Stripe from 'stripe';
-import type { Random } from '../../lib/clock';
-import { Fault } from '../../lib/fault';
-import { verifyStripeSignature } from './stripe-provider';
+import { verifyStripeSignature } from '../../integrations/stripe/stripe-provider';
 import type {
   BundlePrice,
   CheckoutProvider,
   CreateCheckoutSessionInput,
   CreatedCheckoutSession,
   PaymentEvent,
-} from './types';
+} from '../../integrations/stripe/types';
+import type { Random } from '../../lib/clock';
+import { Fault } from '../../lib/fault';
 
 /** Sandbox sessions stay open as long as Stripe's (24 hours). */
 const SESSION_LIFETIME_MS = 24 * 60 * 60 * 1000;

@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
-import type { SandboxCartRow } from '../../../db/storefront-schema';
-import { escapeHtml } from '../../mail/layout';
+import type { SandboxCartRow } from '../../db/storefront-schema';
+import { escapeHtml } from '../../integrations/mail/layout';
 import {
   findSandboxProduct,
   findSandboxVariant,

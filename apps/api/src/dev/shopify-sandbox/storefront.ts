@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { isValidEmail, STOREFRONT_API_VERSION } from '@soundid/contracts';
 import { eq } from 'drizzle-orm';
-import type { Database } from '../../../db/client';
+import type { Database } from '../../db/client';
 import {
   type SandboxCartLine,
   type SandboxCartRow,
@@ -9,11 +9,11 @@ import {
   type SandboxOrderRow,
   sandboxCarts,
   sandboxOrders,
-} from '../../../db/storefront-schema';
-import { addDays, type Clock, type Random } from '../../../lib/clock';
-import { Fault } from '../../../lib/fault';
-import { SHOPIFY_WEBHOOK_HEADERS, type ShopifyWebhookDelivery } from '../webhook-delivery';
-import { signShopifyWebhook } from '../webhook-signature';
+} from '../../db/storefront-schema';
+import { SHOPIFY_WEBHOOK_HEADERS, type ShopifyWebhookDelivery } from '../../integrations/shopify/webhook-delivery';
+import { signShopifyWebhook } from '../../integrations/shopify/webhook-signature';
+import { addDays, type Clock, type Random } from '../../lib/clock';
+import { Fault } from '../../lib/fault';
 import { findSandboxVariant } from './catalogue';
 
 /** Shopify keeps an untouched cart for 10 days. */

@@ -1,6 +1,6 @@
 import { faults, formatPrice, licenceMessages, sandboxCheckoutText as t } from '@soundid/contracts';
-import type { SandboxCartRow, SandboxOrderRow } from '../../../db/storefront-schema';
-import { escapeHtml as e } from '../../mail/layout';
+import type { SandboxCartRow, SandboxOrderRow } from '../../db/storefront-schema';
+import { escapeHtml as e } from '../../integrations/mail/layout';
 import { findSandboxVariant } from './catalogue';
 import { orderName } from './storefront';
 

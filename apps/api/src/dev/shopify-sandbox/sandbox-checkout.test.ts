@@ -6,7 +6,7 @@ import { createSandboxCart, openCheckout, payCheckout } from '../../../test/stor
 import { createTestApp, type TestApp } from '../../../test/test-app';
 import { licenseKeys } from '../../db/licences-schema';
 import { sandboxOrders, shopifyWebhookEvents, storefrontOrders } from '../../db/storefront-schema';
-import { licenceList } from '../licences/test-helpers';
+import { licenceList } from '../../features/licences/test-helpers';
 
 /**
  * The sandbox checkout page at a cart's checkoutUrl: it looks like a checkout, and paying it

@@ -1,7 +1,27 @@
 import { SESSION_COOKIE_PLAIN, SESSION_COOKIE_SECURE } from '@soundid/contracts';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AuthenticatedSession, SessionService } from '../features/accounts/sessions';
-import { Fault } from '../lib/fault';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Fault } from '../../lib/fault';
+import type {
+  AuthenticatedRead,
+  AuthenticatedSession,
+  SessionRowState,
+  SessionScopedRead,
+  SessionService,
+} from './sessions';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The signed-in session of the request, or a session Fault. */
+    requireSession(request: FastifyRequest): Promise<Authenticated>;
+    /** The same check, the session row read by the call's own statement with its data (one round trip). */
+    requireSessionWith<TRow extends SessionRowState>(
+      request: FastifyRequest,
+      read: SessionScopedRead<TRow>,
+    ): Promise<AuthenticatedRead<TRow>>;
+    /** The session if the request carries a valid one. */
+    optionalSession(request: FastifyRequest): Promise<Authenticated | undefined>;
+  }
+}
 
 /**
  * The browser keeps the session in an HttpOnly cookie (API contract, Session):
@@ -73,4 +93,28 @@ export async function authenticateRequest(
 ): Promise<Authenticated> {
   const { token, via } = sessionTokenOf(request, cookie);
   return { ...(await sessions.authenticate(token)), via };
+}
+
+/**
+ * The session check, the one decorator of the service (ADR 0033): every area's routes ask it
+ * for the signed-in customer (`app.requireSession(request)`) instead of receiving the session
+ * service. Declared above, beside its implementation.
+ */
+export function registerSessionCheck(
+  app: FastifyInstance,
+  { sessions, sessionCookie }: { sessions: SessionService; sessionCookie: SessionCookie },
+): void {
+  app.decorate('requireSession', (request: FastifyRequest) => authenticateRequest(request, sessionCookie, sessions));
+  app.decorate(
+    'requireSessionWith',
+    async <TRow extends SessionRowState>(request: FastifyRequest, read: SessionScopedRead<TRow>) =>
+      sessions.authenticateWith(sessionTokenOf(request, sessionCookie).token, read),
+  );
+  app.decorate('optionalSession', async (request: FastifyRequest) => {
+    try {
+      return await authenticateRequest(request, sessionCookie, sessions);
+    } catch {
+      return undefined;
+    }
+  });
 }

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/test-app';
-import { systemRandom } from '../../lib/clock';
+import { createTestApp, type TestApp } from '../../test/test-app';
+import { licenceList } from '../features/licences/test-helpers';
+import { systemRandom } from '../lib/clock';
 import { DEMO_EMAIL, seedDemoData } from './demo-seed';
-import { licenceList } from './test-helpers';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -12,7 +12,7 @@ afterAll(() => t.close());
 
 describe('demo data on an empty database', () => {
   it('seeds a customer who sees every section at once, and only once', async () => {
-    const deps = { db: t.database.db, clock: t.clock, random: systemRandom, appScheme: 'soundid' };
+    const deps = { db: t.database.db, clock: t.clock, random: systemRandom, licences: t.services.licences };
     const lines = await seedDemoData(deps);
     expect(lines).toBeDefined();
     const password = /password (\S+)/.exec(lines?.join('\n') ?? '')?.[1] as string;

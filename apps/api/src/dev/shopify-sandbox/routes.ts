@@ -7,20 +7,12 @@ import {
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import sjson from 'secure-json-parse';
 import { z } from 'zod';
-import { SANDBOX_STOREFRONT_TOKEN } from '../../integrations/shopify/sandbox/catalogue';
-import {
-  renderCheckoutPage,
-  renderCheckoutProblemPage,
-  renderThankYouPage,
-} from '../../integrations/shopify/sandbox/checkout-page';
-import {
-  badRequest,
-  executeStorefrontRequest,
-  INTERNAL_ERROR,
-} from '../../integrations/shopify/sandbox/graphql-endpoint';
-import { type SandboxStorefront, sandboxCheckoutPath } from '../../integrations/shopify/sandbox/storefront';
 import { Fault } from '../../lib/fault';
 import { toFault } from '../../plugins/errors';
+import { SANDBOX_STOREFRONT_TOKEN } from './catalogue';
+import { renderCheckoutPage, renderCheckoutProblemPage, renderThankYouPage } from './checkout-page';
+import { badRequest, executeStorefrontRequest, INTERNAL_ERROR } from './graphql-endpoint';
+import { type SandboxStorefront, sandboxCheckoutPath } from './storefront';
 
 /** Where Cancel and "Return to the store" lead: the SPA's buy page. */
 const STORE_PATH = '/products/voice-ai';

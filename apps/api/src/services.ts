@@ -1,0 +1,173 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config';
+import type { Database, DatabaseHandle } from './db/client';
+import { createDevServices, type DevServices, devProvidersFor } from './dev';
+import { AbuseLimits } from './features/accounts/abuse-limits';
+import { ActionTokenService } from './features/accounts/action-tokens';
+import { AttemptLimiter } from './features/accounts/attempt-limits';
+import { type PasswordHashing, sharedHashing } from './features/accounts/passwords';
+import { AccountService } from './features/accounts/service';
+import { SessionCookie } from './features/accounts/session-cookie';
+import { SessionService } from './features/accounts/sessions';
+import type { SocialVerifier } from './features/accounts/social-verifier';
+import { Deeplinks } from './features/licences/deeplinks';
+import { LicenceList } from './features/licences/licence-list';
+import { loadOfflineSigner, type OfflineLicenseSigner } from './features/licences/offline';
+import { chargeActivationsOfDeletedCustomer } from './features/licences/repo';
+import { LicenceService } from './features/licences/service';
+import { createMailer, type Mailer } from './features/mail/mailer';
+import { type PublicConfig, publicConfigOf } from './features/meta/public-config';
+import { StorefrontOrderService } from './features/storefront/order-fulfilment';
+import { TokenLedger } from './features/tokens/ledger';
+import { type CardCheckout, createCardCheckout } from './features/voice-ai/bundles';
+import { CheckoutService } from './features/voice-ai/checkout';
+import { createSmtpTransport } from './integrations/mail/smtp-transport';
+import type { MailTransport } from './integrations/mail/types';
+import { createSocialVerifier } from './integrations/social';
+import { StripeCheckoutProvider } from './integrations/stripe';
+import type { Clock, Random } from './lib/clock';
+
+export interface ServiceOptions {
+  config: Config;
+  database: DatabaseHandle;
+  clock: Clock;
+  random: Random;
+  /** The service log (Fastify's): failures after the answer, provider refusals, dev mail links. */
+  log: FastifyBaseLogger;
+  /** Overrides the transport chosen from SMTP_URL (tests). */
+  mailTransport?: MailTransport | undefined;
+  socialVerifier?: SocialVerifier | undefined;
+  /** Overrides the shared hashing pool of `HASHING_THREADS` threads. */
+  hashing?: PasswordHashing | undefined;
+  /** The dev outbox does not print mail links to the console. */
+  quiet?: boolean | undefined;
+}
+
+/** Every service of the app, each built once (ADR 0033). */
+export interface Services {
+  config: Config;
+  database: DatabaseHandle;
+  db: Database;
+  clock: Clock;
+  random: Random;
+  /** What the SPA is told before it renders (GET /api/config and every served page). */
+  publicConfig: PublicConfig;
+  mailer: Mailer;
+  social: SocialVerifier;
+  sessions: SessionService;
+  sessionCookie: SessionCookie;
+  /** Attempt counters in the database (sign-in lockout, client reports). */
+  limiter: AttemptLimiter;
+  accounts: AccountService;
+  ledger: TokenLedger;
+  deeplinks: Deeplinks;
+  licences: LicenceService;
+  licenceList: LicenceList;
+  /** The offline licence signer, loaded on first use; undefined without a key. */
+  offlineSigner(): OfflineLicenseSigner | undefined;
+  /** Undefined in production without STRIPE_*: no bundles on sale. */
+  cardCheckout: CardCheckout | undefined;
+  checkout: CheckoutService;
+  /** Undefined in production without SHOPIFY_*: no storefront. */
+  storefrontOrders: StorefrontOrderService | undefined;
+  /** The development stand-ins in use; undefined in production. */
+  dev: DevServices | undefined;
+}
+
+/**
+ * The composition root: builds every service of the app once, from the configuration and the
+ * open database. buildApp (app.ts) hands each route plugin the services it uses.
+ */
+export function createServices(options: ServiceOptions): Services {
+  const { config, database, clock, random, log } = options;
+  const db = database.db;
+  const dev = devProvidersFor(config, random);
+
+  const transport =
+    options.mailTransport ?? (config.smtpUrl ? createSmtpTransport(config.smtpUrl, config.mailFrom) : undefined);
+  const mailer = createMailer({ db, clock, log, transport, ...(options.quiet ? { announce: () => {} } : {}) });
+  const social =
+    options.socialVerifier ??
+    createSocialVerifier({
+      ...config.social,
+      now: () => clock.now(),
+      // Tells a provider outage from a bad token in the log; the client sees the same fault.
+      onFailure: (platform, error) => log.warn({ err: error, platform }, 'social sign-in token refused'),
+    });
+  const sessions = new SessionService(db, clock, config.sessionSecret);
+  const limiter = new AttemptLimiter(db, clock);
+  const accounts = new AccountService({
+    log,
+    db,
+    clock,
+    sessions,
+    tokens: new ActionTokenService(clock, random),
+    limiter,
+    abuse: new AbuseLimits(limiter, config.abuseLimits),
+    hashing: options.hashing ?? sharedHashing(config.hashingThreads),
+    mailer,
+    social,
+    publicUrl: config.publicUrl,
+    appLoginScheme: config.appLoginScheme,
+    beforeDelete: chargeActivationsOfDeletedCustomer,
+  });
+
+  const ledger = new TokenLedger(db, clock);
+  const deeplinks = new Deeplinks(config.appLoginScheme);
+  const licences = new LicenceService({ db, clock, random, deeplinks, ledger });
+  let signer: OfflineLicenseSigner | undefined;
+  const offlineSigner = () => {
+    signer ??= loadOfflineSigner({
+      pem: config.offlineLicenseSigningKey,
+      dataDir: config.dataDir,
+      isProduction: config.isProduction,
+    });
+    return signer;
+  };
+
+  const cardCheckout = createCardCheckout(
+    config.stripe ? new StripeCheckoutProvider(config.stripe) : dev?.checkoutProvider,
+    clock,
+  );
+  const checkout = new CheckoutService({ db, clock, random, config, ledger, checkout: cardCheckout, log });
+
+  const store = config.shopify ? { source: 'shopify' as const, ...config.shopify } : dev?.storefront;
+  const storefrontOrders =
+    store &&
+    new StorefrontOrderService({
+      db,
+      clock,
+      licences,
+      ledger,
+      mailer,
+      log,
+      publicUrl: config.publicUrl,
+      webhookSecret: store.webhookSecret,
+      source: store.source,
+      voiceAiProductIds: store.voiceAiProductIds,
+    });
+
+  return {
+    config,
+    database,
+    db,
+    clock,
+    random,
+    publicConfig: publicConfigOf(config, social),
+    mailer,
+    social,
+    sessions,
+    sessionCookie: new SessionCookie(config.publicUrl),
+    limiter,
+    accounts,
+    ledger,
+    deeplinks,
+    licences,
+    licenceList: new LicenceList(db, clock, deeplinks),
+    offlineSigner,
+    cardCheckout,
+    checkout,
+    storefrontOrders,
+    dev: dev && createDevServices(dev, { config, db, clock, random, checkout, storefrontOrders }),
+  };
+}
