@@ -111,7 +111,7 @@ export async function composeApp(options: AppOptions): Promise<{ app: FastifyIns
   registerErrorHandling(app, (reply) => sessionCookie.clear(reply));
   registerSecurityHeaders(app, config);
 
-  await registerOpenApi(app);
+  await registerOpenApi(app, { publicUrl: config.publicUrl });
   await app.register(metaRoutes, {
     config,
     database,

@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { MAILS_MAX_PER_MAILBOX, SIGNUP_MAX_PER_CLIENT, SIGNUP_MAX_TOTAL } from '@soundid/contracts';
+import {
+  MAILS_MAX_PER_MAILBOX,
+  type RedirectTarget,
+  redirectTargetSchema,
+  SIGNUP_MAX_PER_CLIENT,
+  SIGNUP_MAX_TOTAL,
+} from '@soundid/contracts';
 import { z } from 'zod';
 import { secretWeakness } from './lib/secret-strength';
 
@@ -47,10 +53,9 @@ const PRODUCTION_CEILINGS = {
   MAIL_LIMIT_PER_MAILBOX: MAILS_MAX_PER_MAILBOX,
 } as const;
 
-const redirectTargetsSchema = z.array(
-  z.object({ Id: z.string().regex(/^[a-z0-9-]+$/), Name: z.string().min(1), CallbackUrl: z.url() }),
-);
-export type RedirectTarget = z.infer<typeof redirectTargetsSchema>[number];
+const redirectTargetsSchema = z.array(redirectTargetSchema);
+
+export type { RedirectTarget };
 
 /** The secrets that open something to whoever guesses them: checked for strength in production. */
 const productionSecretNames = [

@@ -8,7 +8,7 @@
  * known to be signed out, and Licenses & Devices for a signed-in customer, with the session's
  * user and the licence list read through the service's own calls.
  */
-import { pageRenderCalls, pageTitle, type User } from '@soundid/contracts';
+import { loginResultSchema, type PageRequest, pageRenderCalls, pageTitle, type User } from '@soundid/contracts';
 import { dehydrate, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
@@ -23,24 +23,8 @@ import { accountLicencesQueryOptions } from './features/licences/api/get-account
 import { createQueryClient } from './lib/react-query';
 import { RenderedUserContext } from './lib/session';
 
-/** The service's envelope, as its calls answer. */
-export interface CallAnswer {
-  Success: boolean;
-  Result?: unknown;
-}
-
-export interface PageRequest {
-  /** Path and query as requested. */
-  url: string;
-  /** Whether the request carried the session cookie (its validity is the service's question). */
-  hasSessionCookie: boolean;
-  config: PublicConfig;
-  /**
-   * Makes one of the service's calls with the page request's cookie and the given headers, in the
-   * service's own process. Without it no signed-in screen is rendered.
-   */
-  call?: (path: string, body: unknown, headers: Record<string, string>) => Promise<CallAnswer>;
-}
+/** The interface to the service (ADR 0024) is packages/contracts' page-render.ts. */
+export type { PageCallAnswer as CallAnswer, PageRequest } from '@soundid/contracts';
 
 /** A call whose answer a screen's first render reads from the query cache. */
 interface ScreenQuery {
@@ -119,7 +103,10 @@ async function renderWithData(
   const { call, config } = request;
   const session = await call(pageRenderCalls.session, { getProfile: true }, CALL_HEADERS);
   if (!session.Success) return undefined;
-  const user = (session.Result as { User: User }).User;
+  // Read through the call's result schema: the renderer names no result type of its own.
+  const signedIn = loginResultSchema.safeParse(session.Result);
+  if (!signedIn.success) return undefined;
+  const user = signedIn.data.User;
   const answers = await Promise.all(queries.map((query) => call(query.path, {}, CALL_HEADERS)));
   if (answers.some((answer) => !answer.Success)) return undefined;
   const queryClient = createQueryClient();

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { STOREFRONT_API_VERSION } from './constants';
 
 /**
@@ -20,25 +21,33 @@ export const STOREFRONT_ORDER_STATUSES = ['pending', 'granted', 'unclaimed', 're
 export type StorefrontOrderStatus = (typeof STOREFRONT_ORDER_STATUSES)[number];
 
 /** One storefront order as `npm run admin -- orders` shows it. */
-export interface StorefrontOrderSummary {
-  OrderId: string;
-  Name: string;
-  Email: string | null;
+export const storefrontOrderSummarySchema = z.object({
+  OrderId: z.string(),
+  Name: z.string(),
+  Email: z.string().nullable(),
   /**
    * pending: not paid yet · granted: keys registered to Account · unclaimed: keys mailed, not
    * registered · refunded: every licence of the order refunded or cancelled (ADR 0032).
    */
-  Status: StorefrontOrderStatus;
-  Quantity: number;
+  Status: z.enum(STOREFRONT_ORDER_STATUSES),
+  Quantity: z.number(),
   /** Licences of the order taken back by refunds or its cancellation. */
-  RefundedQuantity: number;
+  RefundedQuantity: z.number(),
   /** The account the keys were registered to when the order was fulfilled. */
-  Account: string | null;
-  IsTest: boolean;
-  CreatedAt: string;
+  Account: z.string().nullable(),
+  IsTest: z.boolean(),
+  CreatedAt: z.string(),
   /** Revoked: refunded, unowned and never registrable again. */
-  Keys: { Key: string; RegisteredTo: string | null; Revoked: boolean }[];
-}
+  Keys: z.array(z.object({ Key: z.string(), RegisteredTo: z.string().nullable(), Revoked: z.boolean() })),
+});
+export type StorefrontOrderSummary = z.infer<typeof storefrontOrderSummarySchema>;
+
+/** What a Shopify order webhook delivery did (ADR 0010). */
+export const shopifyWebhookResultSchema = z.object({
+  WebhookId: z.string(),
+  Duplicate: z.boolean(),
+  Outcome: z.string(),
+});
 
 /** Words of the sandbox checkout page (served by the service at a cart's checkoutUrl). */
 export const sandboxCheckoutText = {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { PaymentMismatchSummary, StorefrontOrderSummary } from '@soundid/contracts';
+import { type CallName, type CallResult, callRoutes } from '@soundid/contracts';
 import { servicePublicUrl } from '../config';
 
 /**
@@ -41,14 +41,21 @@ interface Command {
   run(args: Args, api: AdminApi): Promise<void>;
 }
 
-type AdminApi = (method: 'GET' | 'POST', apiPath: string, body?: unknown) => Promise<unknown>;
+/**
+ * An operator call by its name (packages/contracts' callRoutes): its result's type follows from
+ * the name (docs/api.md, Typed results). A GET's query, a POST's body.
+ */
+type AdminApi = <N extends AdminCallName>(name: N, input?: Record<string, unknown>) => Promise<CallResult<N>>;
+type AdminCallName = {
+  [N in CallName]: (typeof callRoutes)[N]['auth'] extends 'operator' ? N : never;
+}[CallName];
 
 const commands: Record<string, Command> = {
   user: {
     options: ['email'],
     async run(args, api) {
       const email = requireOption(args, 'email');
-      const user = (await api('GET', `/api/admin/user?email=${encodeURIComponent(email)}`)) as Record<string, unknown>;
+      const user = await api('AdminUser', { email });
       for (const [key, value] of Object.entries(user)) {
         console.log(`${key}: ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`);
       }
@@ -59,8 +66,7 @@ const commands: Record<string, Command> = {
     options: ['email'],
     async run(args, api) {
       const email = requireOption(args, 'email');
-      const path = `/api/admin/storefront-orders?email=${encodeURIComponent(email)}`;
-      const orders = (await api('GET', path)) as StorefrontOrderSummary[];
+      const orders = await api('AdminStorefrontOrders', { email });
       if (orders.length === 0) console.log('no storefront orders');
       for (const order of orders) {
         const test = order.IsTest ? ' (test)' : '';
@@ -78,7 +84,7 @@ const commands: Record<string, Command> = {
   'payment-mismatches': {
     options: [],
     async run(_args, api) {
-      const mismatches = (await api('GET', '/api/admin/payment-mismatches')) as PaymentMismatchSummary[];
+      const mismatches = await api('AdminPaymentMismatches');
       if (mismatches.length === 0) console.log('no payment mismatches');
       for (const m of mismatches) {
         const received = `${m.ReceivedAmountInCents ?? '?'} ${m.ReceivedCurrency ?? '?'}`;
@@ -91,7 +97,7 @@ const commands: Record<string, Command> = {
   metrics: {
     options: [],
     async run(_args, api) {
-      console.log(JSON.stringify(await api('GET', '/api/admin/metrics'), null, 2));
+      console.log(JSON.stringify(await api('AdminMetrics'), null, 2));
     },
   },
   'grant-tokens': {
@@ -100,11 +106,11 @@ const commands: Record<string, Command> = {
       const amount = Number(requireOption(args, 'amount'));
       if (!Number.isInteger(amount) || amount <= 0) throw new UsageError('--amount must be a positive whole number');
       const reference = typeof args.reference === 'string' ? args.reference : undefined;
-      const result = (await api('POST', '/api/admin/grant-tokens', {
+      const result = await api('AdminGrantTokens', {
         email: requireOption(args, 'email'),
         amount,
         ...(reference ? { reference } : {}),
-      })) as { Credited: boolean; Amount: number; TokenBalance: number };
+      });
       console.log(result.Credited ? `granted ${result.Amount} tokens` : 'already granted for this reference');
       console.log(`balance ${result.TokenBalance}`);
     },
@@ -112,14 +118,7 @@ const commands: Record<string, Command> = {
   products: {
     options: [],
     async run(_args, api) {
-      const products = (await api('GET', '/api/admin/products')) as {
-        Code: string;
-        ProductName: string;
-        DisplayName: string;
-        Line: string;
-        Kind: string;
-        InstancesMax: number;
-      }[];
+      const products = await api('AdminProducts');
       for (const p of products) {
         console.log(
           [
@@ -136,10 +135,10 @@ const commands: Record<string, Command> = {
   'issue-keys': {
     options: ['product', 'count'],
     async run(args, api) {
-      const result = (await api('POST', '/api/admin/issue-keys', {
+      const result = await api('AdminIssueKeys', {
         product: requireOption(args, 'product'),
         count: positiveCount(args),
-      })) as { Keys: string[] };
+      });
       for (const key of result.Keys) console.log(key);
     },
   },
@@ -150,12 +149,12 @@ const commands: Record<string, Command> = {
         .split(',')
         .map((c) => c.trim())
         .filter(Boolean);
-      const result = (await api('POST', '/api/admin/issue-upgrade-codes', {
+      const result = await api('AdminIssueUpgradeCodes', {
         product: requireOption(args, 'product'),
         from,
         count: positiveCount(args),
         ...(typeof args.shape === 'string' ? { shape: args.shape } : {}),
-      })) as { Codes: string[] };
+      });
       for (const code of result.Codes) console.log(code);
     },
   },
@@ -173,10 +172,7 @@ const commands: Record<string, Command> = {
         .map((s) => s.trim())
         .filter(Boolean);
       if (serials.length === 0) throw new UsageError('--serials or --file is required');
-      const result = (await api('POST', '/api/admin/add-serials', { serials })) as {
-        Added: number;
-        AlreadyPresent: number;
-      };
+      const result = await api('AdminAddSerials', { serials });
       console.log(`added ${result.Added}, already present ${result.AlreadyPresent}`);
     },
   },
@@ -230,19 +226,22 @@ async function main(argv: string[]): Promise<number> {
   }
   const baseUrl = typeof values.url === 'string' ? values.url.replace(/\/$/, '') : servicePublicUrl(process.env);
   const token = operatorToken(typeof values.token === 'string' ? values.token : undefined);
-  const api: AdminApi = async (method, apiPath, body) => {
-    const res = await fetch(`${baseUrl}${apiPath}`, {
+  const api: AdminApi = async (name, input) => {
+    const { method, path: apiPath } = callRoutes[name];
+    const query = method === 'GET' && input ? `?${new URLSearchParams(input as Record<string, string>)}` : '';
+    const body = method === 'POST' ? (input ?? {}) : undefined;
+    const res = await fetch(`${baseUrl}${apiPath}${query}`, {
       method,
       headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
       ...(body ? { body: JSON.stringify(body) } : {}),
     });
     const envelope = (await res.json()) as {
       Success: boolean;
-      Result?: unknown;
+      Result?: CallResult<typeof name>;
       Fault?: { ExceptionName: string; ExceptionUserText: string };
     };
     if (!envelope.Success) throw new Error(`${envelope.Fault?.ExceptionName}: ${envelope.Fault?.ExceptionUserText}`);
-    return envelope.Result;
+    return envelope.Result as CallResult<typeof name>;
   };
   await command.run(values, api);
   return 0;

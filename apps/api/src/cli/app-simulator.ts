@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { type CallBody, type CallBodyName, type CallName, type CallResult, callRoutes } from '@soundid/contracts';
 import { servicePublicUrl } from '../config';
 import { verifyOfflineLicense } from '../features/licences/offline';
 
@@ -91,7 +92,19 @@ function defaultMachineId(): string {
   return `sim-${createHash('sha256').update(hostname()).digest('hex').slice(0, 16)}`;
 }
 
-async function call(baseUrl: string, method: 'GET' | 'POST', apiPath: string, body?: unknown, token?: string) {
+/**
+ * One call by its name (packages/contracts' callRoutes): the result's type follows from the name
+ * (docs/api.md, Typed results). An action (InvokeAction) goes to the URL its button names.
+ */
+async function call<N extends CallName>(
+  baseUrl: string,
+  name: N,
+  body?: N extends CallBodyName ? CallBody<N> : undefined,
+  token?: string,
+  actionPath?: string,
+): Promise<{ Token?: string; Result: CallResult<N> }> {
+  const { method, path: routePath } = callRoutes[name];
+  const apiPath = actionPath ?? routePath;
   const res = await fetch(`${baseUrl}${apiPath}`, {
     method,
     headers: {
@@ -99,14 +112,14 @@ async function call(baseUrl: string, method: 'GET' | 'POST', apiPath: string, bo
       // How its session reads in the customer's list of active sessions (Profile).
       'user-agent': 'SoundID App Simulator',
       ...(token ? { authtoken: token } : {}),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(method === 'GET' ? {} : { 'content-type': 'application/json' }),
     },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    ...(method === 'GET' ? {} : { body: JSON.stringify(body ?? {}) }),
   });
   const envelope = (await res.json()) as {
     Success: boolean;
     Token?: string;
-    Result?: unknown;
+    Result: CallResult<N>;
     Fault?: { ExceptionName: string; ExceptionUserText: string; ExceptionVariables?: { Key: string; Value: string }[] };
   };
   if (!envelope.Success) {
@@ -147,21 +160,20 @@ export async function runSimulator(argv: string[], io: SimulatorIo): Promise<num
 
   switch (command) {
     case 'login': {
-      const portal = await call(baseUrl, 'POST', '/api/accounts/LoginByEmail', {
+      const portal = await call(baseUrl, 'LoginByEmail', {
         email: required(options, 'email'),
         password: required(options, 'password'),
         keepMeSignedIn: false,
       });
-      const portalToken = portal.Token as string;
-      const deeplink = (await call(baseUrl, 'POST', '/api/accounts/GetAppLoginDeeplink', {}, portalToken)).Result as {
-        AppLoginDeeplink: string;
-      };
+      const portalToken = portal.Token;
+      if (!portalToken) throw new Error('LoginByEmail answered no Token');
+      const deeplink = (await call(baseUrl, 'GetAppLoginDeeplink', {}, portalToken)).Result;
       const oneTime = new URL(deeplink.AppLoginDeeplink).searchParams.get('token');
       if (!oneTime) throw new Error(`No token in the deeplink ${deeplink.AppLoginDeeplink}`);
-      const app = await call(baseUrl, 'POST', '/api/apps/ExchangeLoginToken', { token: oneTime });
+      const app = await call(baseUrl, 'ExchangeLoginToken', { token: oneTime });
       // The browser-side session was only a means to the deeplink.
-      await call(baseUrl, 'POST', '/api/accounts/Logout', {}, portalToken);
-      const user = (app.Result as { User: { Email: string } }).User;
+      await call(baseUrl, 'Logout', {}, portalToken);
+      const user = app.Result.User;
       if (!app.Token) throw new Error('ExchangeLoginToken answered no Token');
       mkdirSync(path.dirname(stateFile), { recursive: true });
       writeFileSync(stateFile, JSON.stringify({ url: baseUrl, token: app.Token, email: user.Email } satisfies State), {
@@ -176,12 +188,11 @@ export async function runSimulator(argv: string[], io: SimulatorIo): Promise<num
       const result = (
         await call(
           options.url ? baseUrl : state.url,
-          'POST',
-          '/api/apps/ActivateDevice',
+          'ActivateDevice',
           { productName: required(options, 'product'), machineId, deviceName },
           state.token,
         )
-      ).Result as { DeviceId: string; InstancesUsed: number; InstancesMax: number };
+      ).Result;
       io.log(`activated ${machineId} as "${deviceName}" (device ${result.DeviceId})`);
       io.log(`${result.InstancesUsed} of ${result.InstancesMax} devices activated`);
       return 0;
@@ -191,20 +202,11 @@ export async function runSimulator(argv: string[], io: SimulatorIo): Promise<num
       const result = (
         await call(
           options.url ? baseUrl : state.url,
-          'POST',
-          '/api/apps/CheckLicense',
+          'CheckLicense',
           { productName: required(options, 'product'), machineId },
           state.token,
         )
-      ).Result as {
-        Licensed: boolean;
-        LicenseKind: string;
-        TrialEndsAt: string | null;
-        TokenBalance?: number | null;
-        DeviceId: string | null;
-        InstancesUsed: number;
-        InstancesMax: number;
-      };
+      ).Result;
       const ends = result.TrialEndsAt
         ? ` until ${new Date(Number(/\d+/.exec(result.TrialEndsAt)?.[0])).toISOString()}`
         : '';
@@ -226,12 +228,11 @@ export async function runSimulator(argv: string[], io: SimulatorIo): Promise<num
       const result = (
         await call(
           options.url ? baseUrl : state.url,
-          'POST',
-          '/api/apps/DeactivateDevice',
+          'DeactivateDevice',
           { productName: required(options, 'product'), machineId },
           state.token,
         )
-      ).Result as { InstancesUsed: number; InstancesMax: number };
+      ).Result;
       io.log(`deactivated ${machineId}; ${result.InstancesUsed} of ${result.InstancesMax} devices activated`);
       return 0;
     }
@@ -241,13 +242,13 @@ export async function runSimulator(argv: string[], io: SimulatorIo): Promise<num
       const result = (
         await call(
           options.url ? baseUrl : state.url,
-          'GET',
-          `/api/actions/trials/${product}/starttrial`,
+          'InvokeAction',
           undefined,
           state.token,
+          `/api/actions/trials/${product}/starttrial`,
         )
-      ).Result as { Message: string; TrialEndsAt: string };
-      io.log(`${result.Message} (ends ${new Date(Number(/\d+/.exec(result.TrialEndsAt)?.[0])).toISOString()})`);
+      ).Result;
+      io.log(`${result.Message} (ends ${new Date(Number(/\d+/.exec(result.TrialEndsAt ?? '')?.[0])).toISOString()})`);
       return 0;
     }
     case 'spend': {
@@ -256,14 +257,8 @@ export async function runSimulator(argv: string[], io: SimulatorIo): Promise<num
       if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError('--seconds must be a positive number');
       const requestId = options.request ?? `sim-${randomBytes(9).toString('base64url')}`;
       const result = (
-        await call(
-          options.url ? baseUrl : state.url,
-          'POST',
-          '/api/apps/ConsumeTokens',
-          { seconds, requestId },
-          state.token,
-        )
-      ).Result as { TokensSpent: number; TokenBalance: number };
+        await call(options.url ? baseUrl : state.url, 'ConsumeTokens', { seconds, requestId }, state.token)
+      ).Result;
       io.log(`spent ${result.TokensSpent} tokens for ${seconds} s (request ${requestId}); ${result.TokenBalance} left`);
       return 0;
     }
@@ -287,7 +282,7 @@ export async function runSimulator(argv: string[], io: SimulatorIo): Promise<num
     }
     case 'verify-offline': {
       const file = readFileSync(required(options, 'file'), 'utf8');
-      const key = (await call(baseUrl, 'GET', '/api/licenses/offline-public-key')).Result as { PublicKeyPem: string };
+      const key = (await call(baseUrl, 'GetOfflinePublicKey')).Result;
       const payload = verifyOfflineLicense(file, key.PublicKeyPem, options.machine);
       io.log(
         `valid: ${payload.productName} on ${payload.machineId} (${payload.licenseKind}${payload.expiresAt ? ` until ${payload.expiresAt}` : ''})`,
@@ -299,19 +294,18 @@ export async function runSimulator(argv: string[], io: SimulatorIo): Promise<num
       const result = (
         await call(
           options.url ? baseUrl : state.url,
-          'POST',
-          '/api/apps/CreateWebLoginCode',
+          'CreateWebLoginCode',
           options.path ? { path: options.path } : {},
           state.token,
         )
-      ).Result as { Url: string };
+      ).Result;
       io.log(result.Url);
       return 0;
     }
     case 'logout': {
       if (existsSync(stateFile)) {
         const state = readState();
-        await call(state.url, 'POST', '/api/accounts/Logout', {}, state.token).catch(() => undefined);
+        await call(state.url, 'Logout', {}, state.token).catch(() => undefined);
         rmSync(stateFile);
       }
       io.log('signed out');

@@ -1,3 +1,4 @@
+import { callSchemas } from '@soundid/contracts';
 import { desc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -9,7 +10,7 @@ import { normalizeEmail } from '../features/accounts/users-repo';
 export const devMailboxRoutes: FastifyPluginAsyncZod<{ db: Database }> = async (app, { db }) => {
   app.get(
     '/api/dev/mail',
-    { schema: { querystring: z.object({ to: z.string().max(320).optional() }) } },
+    { schema: { querystring: z.object({ to: z.string().max(320).optional() }), ...callSchemas.DevMail } },
     async (request) => {
       const { to } = request.query;
       const rows = await db
@@ -19,7 +20,7 @@ export const devMailboxRoutes: FastifyPluginAsyncZod<{ db: Database }> = async (
         .orderBy(desc(mailOutbox.id))
         .limit(100);
       return {
-        Success: true,
+        Success: true as const,
         Result: rows.map((m) => ({
           To: m.to,
           Subject: m.subject,

@@ -5,23 +5,10 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import { negotiate } from '@fastify/accept-negotiator';
 import fastifyStatic from '@fastify/static';
-import { PAGE_RENDER_CALL_PATHS } from '@soundid/contracts';
+import { PAGE_RENDER_CALL_PATHS, type PageCallAnswer, type PageRenderer, type PublicConfig } from '@soundid/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Fault } from '../lib/fault';
 import { sendFault } from './errors';
-
-/** The web build's page renderer (apps/web/src/server-entry.tsx, built into dist-server). */
-interface PageRenderer {
-  renderPage(
-    template: string,
-    request: {
-      url: string;
-      hasSessionCookie: boolean;
-      config: object;
-      call(path: string, body: unknown, headers: Record<string, string>): Promise<unknown>;
-    },
-  ): Promise<string>;
-}
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -43,7 +30,7 @@ async function loadRenderer(distDir: string): Promise<PageRenderer | undefined> 
 export interface SpaOptions {
   distDir: string | undefined;
   /** What the SPA is told before it renders (GET /api/config answers the same). */
-  publicConfig: object;
+  publicConfig: PublicConfig;
   /** Whether the request carries a session cookie (valid or not): the page renders signed in or out. */
   hasSessionCookie(request: FastifyRequest): boolean;
 }
@@ -96,7 +83,7 @@ async function callInProcess(
   path: string,
   body: unknown,
   headers: Record<string, string>,
-): Promise<unknown> {
+): Promise<PageCallAnswer> {
   if (!PAGE_RENDER_CALL_PATHS.includes(path)) throw new Error(`A page may not make the call ${path}`);
   const answer = await app.inject({
     method: 'POST',
@@ -111,7 +98,7 @@ async function callInProcess(
       ...(request.headers['user-agent'] ? { 'user-agent': request.headers['user-agent'] } : {}),
     },
   });
-  return answer.json();
+  return answer.json<PageCallAnswer>();
 }
 
 /** Signed-out pages kept rendered, by address (a page without a session cookie depends on nothing else). */

@@ -1,27 +1,8 @@
-import { apiGet } from '../lib/api-client';
+import type { PublicConfig } from '@soundid/contracts';
+import { call } from '../lib/api-client';
 
-export interface RedirectTarget {
-  Id: string;
-  Name: string;
-  CallbackUrl: string;
-}
-
-/** GET /api/config: what the service lets the browser know about this deployment. */
-export interface PublicConfig {
-  AppTarget: string;
-  SocialProviders: {
-    Google?: { ClientId: string };
-    Apple?: { ClientId: string };
-    Facebook?: { AppId: string };
-  };
-  SupportChatScriptUrl?: string | null;
-  DevelopmentEnv: boolean;
-  RedirectTargets: RedirectTarget[];
-  /** The service's main host (PUBLIC_URL's); a checkout started elsewhere sends its own return URL. */
-  MainHost?: string;
-  /** The Licenses & Devices page offers offline activation (development, or configured: ADR 0013). */
-  OfflineActivation: boolean;
-}
+/** GET /api/config (packages/contracts: the one PublicConfig the service sends and the SPA reads). */
+export type { PublicConfig, RedirectTarget } from '@soundid/contracts';
 
 /**
  * Used when the configuration cannot be read: every optional integration stays off, and the
@@ -33,6 +14,7 @@ export const FALLBACK_CONFIG: PublicConfig = {
   DevelopmentEnv: false,
   RedirectTargets: [],
   OfflineActivation: false,
+  ConfiguredSocialPlatforms: [],
 };
 
 /** The service's answer over the fallback: what it leaves out stays off. */
@@ -42,7 +24,7 @@ export function withFallbacks(config: Partial<PublicConfig>): PublicConfig {
 
 export async function fetchPublicConfig(): Promise<PublicConfig> {
   try {
-    const { Result } = await apiGet<PublicConfig>('/api/config', { silent: true });
+    const { Result } = await call('GetPublicConfig', { silent: true });
     return withFallbacks(Result);
   } catch {
     return FALLBACK_CONFIG;

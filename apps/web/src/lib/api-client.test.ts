@@ -28,10 +28,10 @@ describe('api-client', () => {
     setTestCookie('UTI', 'tracking-1');
     setTestCookie('PaymentsEnv', 'sandbox');
     saveHeadersFromQuery(JSON.stringify({ 'X-Partner': 'adam' }));
-    const api = mockApi({ '/api/accounts/features': ok({ CoProducer: false }), Pay: ok() });
+    const api = mockApi({ '/api/accounts/features': ok({ CoProducer: false }), DeleteAccount: ok() });
 
     await apiGet('/api/accounts/features');
-    await apiPost('/api/accounts/Pay', {}, { paymentsEnv: true });
+    await apiPost('/api/accounts/DeleteAccount', {}, { paymentsEnv: true });
 
     const [get, post] = api.calls;
     expect(get?.headers.get('DevelopmentEnv')).toBe('staging');
@@ -105,9 +105,9 @@ describe('api-client', () => {
   });
 
   it('keeps silent calls and locally handled faults out of the banner', async () => {
-    mockApi({ Silent: fault('KeyNotFound'), Local: fault('KeyOwnedByAnotherUser') });
-    await expect(apiPost('/api/accounts/Silent', { silent: true })).rejects.toBeInstanceOf(ApiError);
-    await expect(apiPost('/api/accounts/Local', {})).rejects.toBeInstanceOf(ApiError);
+    mockApi({ RegisterKey: fault('KeyNotFound'), UpgradeKey: fault('KeyOwnedByAnotherUser') });
+    await expect(apiPost('/api/accounts/RegisterKey', { silent: true })).rejects.toBeInstanceOf(ApiError);
+    await expect(apiPost('/api/accounts/UpgradeKey', {})).rejects.toBeInstanceOf(ApiError);
     expect(apiErrorsStore.get()).toEqual([]);
   });
 

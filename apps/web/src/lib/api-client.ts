@@ -1,6 +1,10 @@
 import {
-  type AccountCallBody,
   type AccountCallName,
+  type CallBody,
+  type CallBodyName,
+  type CallName,
+  type CallResult,
+  callRoutes,
   ExceptionType,
   type FaultBody,
   faults,
@@ -33,20 +37,54 @@ export interface CallOptions {
 
 type Body = Record<string, unknown> & { silent?: boolean };
 
-export function postAccountCall<T, N extends AccountCallName = AccountCallName>(
-  call: N,
-  body: AccountCallBody<N>,
+/** What a call sends: its body from packages/contracts, or for a GET call only the `silent` flag. */
+export type CallInput<N extends CallName> = N extends CallBodyName ? CallBody<N> : { silent?: boolean };
+
+/**
+ * A call by its name (docs/api.md, Typed results): the path, the method, the body's type and
+ * the result's type all come from packages/contracts, so no caller names a result type.
+ */
+export function call<N extends CallName>(
+  name: N,
+  input: CallInput<N>,
+  options: CallOptions = {},
+): Promise<ApiSuccess<CallResult<N>>> {
+  const route = callRoutes[name];
+  const body = input as Body;
+  return send<CallResult<N>>(
+    route.method,
+    route.path,
+    route.method === 'POST' ? body : body.silent ? { silent: true } : undefined,
+    options,
+  );
+}
+
+export function postAccountCall<N extends AccountCallName>(
+  name: N,
+  body: CallInput<N>,
   options?: CallOptions,
-): Promise<ApiSuccess<T>> {
-  return apiPost<T>(`/api/accounts/${call}`, body as Body, options);
+): Promise<ApiSuccess<CallResult<N>>> {
+  return call(name, body, options);
 }
 
-export function apiPost<T>(path: string, body: Body = {}, options: CallOptions = {}): Promise<ApiSuccess<T>> {
-  return send<T>('POST', path, body, options);
+/**
+ * An action button's GET URL (under /api/actions/, put in the button by the service): its
+ * path is the button's, its result InvokeAction's.
+ */
+export function invokeActionUrl(
+  url: string,
+  options: CallOptions & { silent?: boolean } = {},
+): Promise<ApiSuccess<CallResult<'InvokeAction'>>> {
+  return send('GET', url, options.silent ? { silent: true } : undefined, options);
 }
 
-export function apiGet<T>(path: string, options: CallOptions & { silent?: boolean } = {}): Promise<ApiSuccess<T>> {
-  return send<T>('GET', path, options.silent ? { silent: true } : undefined, options);
+/** A POST to a path that is no call of packages/contracts (tests of the client itself): the result is unknown. */
+export function apiPost(path: string, body: Body = {}, options: CallOptions = {}): Promise<ApiSuccess<unknown>> {
+  return send('POST', path, body, options);
+}
+
+export function apiGet(path: string, options: CallOptions & { silent?: boolean } = {}): Promise<ApiSuccess<unknown>> {
+  return send('GET', path, options.silent ? { silent: true } : undefined, options);
 }
 
 function buildHeaders(method: 'GET' | 'POST', options: CallOptions): Headers {
@@ -91,6 +129,8 @@ async function send<T>(
   const envelope = await readEnvelope(response);
   if (envelope?.Success === true) {
     clearApiErrorsOf(path);
+    // The one place a result's type is taken on trust: the service serialises it through the
+    // call's result schema (docs/api.md, Typed results).
     return { Result: envelope.Result as T, ...(typeof envelope.Token === 'string' ? { Token: envelope.Token } : {}) };
   }
   const fault = envelope && isFaultBody(envelope.Fault) ? envelope.Fault : madeUpFault('Unknown', response.status);

@@ -1,4 +1,4 @@
-import type { FaultBody, User } from '@soundid/contracts';
+import type { CallName, CallResult, callRoutes, FaultBody, User } from '@soundid/contracts';
 import { vi } from 'vitest';
 
 export interface RecordedCall {
@@ -8,24 +8,29 @@ export interface RecordedCall {
   body: Record<string, unknown>;
 }
 
-type Answer = { Success: true; Result?: unknown; Token?: string } | { Success: false; Fault: FaultBody };
-type Handler = (call: RecordedCall) => Answer | Promise<Answer>;
+type FaultAnswer = { Success: false; Fault: FaultBody };
+/** A success answer with its Result, or a Fault (docs/api.md, Typed results). */
+type Answer<R = unknown> = { Success: true; Result: R; Token?: string } | FaultAnswer;
+type Handler<R = unknown> = (call: RecordedCall) => Answer<R> | Promise<Answer<R>>;
 
 /** Answers one call after the other; the last one repeats. */
-export function inSequence(...answers: Answer[]): Handler {
+export function inSequence<R>(...answers: Answer<R>[]): Handler<R> {
   let index = 0;
-  return () => answers[Math.min(index++, answers.length - 1)] as Answer;
+  return () => answers[Math.min(index++, answers.length - 1)] as Answer<R>;
 }
 
-export function signedIn(user: User): Answer {
+export function signedIn(user: User): Answer<{ User: User }> {
   return { Success: true, Result: { User: user }, Token: 'session-token' };
 }
 
-export function ok(Result: unknown = null): Answer {
+/** A success answer; without a Result, the `{}` of the calls that answer nothing more. */
+export function ok(): Answer<Record<string, never>>;
+export function ok<R>(Result: R): Answer<R>;
+export function ok(Result: unknown = {}): Answer {
   return { Success: true, Result };
 }
 
-export function fault(ExceptionName: string, options: Partial<FaultBody> = {}): Answer {
+export function fault(ExceptionName: string, options: Partial<FaultBody> = {}): FaultAnswer {
   return {
     Success: false,
     Fault: {
@@ -47,11 +52,25 @@ export const testUser: User = {
   Profile: { AddressLine1: '', City: '', State: '', PostalCode: '', Country: '' },
 };
 
+type CallPath<N extends CallName> = (typeof callRoutes)[N]['path'];
+/** What a call's mock may answer: only its own result's shape, or a Fault. */
+type MockOf<N extends CallName> = Answer<CallResult<N>> | Handler<CallResult<N>>;
+/**
+ * Mocks by the call's path ('/api/voiceai/GetProducts'), by an account call's path without
+ * '/api/accounts/' ('LoginByEmail', 'Campaign/ClaimAdam60Day'), or by an action button's URL
+ * (InvokeAction's result): each accepts only the result of the call it answers, or a Fault.
+ */
+export type MockHandlers = {
+  [N in CallName as CallPath<N> extends `/api/accounts/${infer Short}` ? Short : never]?: MockOf<N>;
+} & {
+  [N in CallName as CallPath<N>]?: MockOf<N>;
+} & { [url: `/api/actions/${string}`]: MockOf<'InvokeAction'> };
+
 /**
  * Stubs fetch with answers (or handlers) by path ('/api/accounts/LoginByEmail' or just 'LoginByEmail').
  * An unhandled path fails the test loudly through a 404 Fault.
  */
-export function mockApi(handlers: Record<string, Answer | Handler>) {
+export function mockApi(handlers: MockHandlers) {
   const calls: RecordedCall[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
     const path = String(input);
@@ -62,7 +81,8 @@ export function mockApi(handlers: Record<string, Answer | Handler>) {
       body: typeof init.body === 'string' ? (JSON.parse(init.body) as Record<string, unknown>) : {},
     };
     calls.push(call);
-    const handler = handlers[path] ?? handlers[path.replace('/api/accounts/', '')];
+    const byPath = handlers as Record<string, Answer | Handler | undefined>;
+    const handler = byPath[path] ?? byPath[path.replace('/api/accounts/', '')];
     const answer =
       typeof handler === 'function' ? await handler(call) : (handler ?? fault('NotFound', { ExceptionCode: 404 }));
     return new Response(JSON.stringify(answer), { status: answer.Success ? 200 : 400 });

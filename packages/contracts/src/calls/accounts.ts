@@ -74,6 +74,8 @@ export const accountCalls = {
 
 /** Account calls of the desktop apps (`POST /api/apps/<Call>`, signed in with AuthToken). */
 export const appAccountCalls = {
+  /** The one-time token inside the login deeplink (GetAppLoginDeeplink). */
+  ExchangeLoginToken: callBody({ token: actionTokenSchema }),
   /** A portal link that opens the browser signed in as the app's customer (ADR 0029). */
   CreateWebLoginCode: callBody({ path: portalPathSchema.optional() }),
 } as const;
@@ -99,9 +101,8 @@ export const userSchema = z.object({
 });
 export type User = z.infer<typeof userSchema>;
 
-export interface LoginResult {
-  User: User;
-}
+export const loginResultSchema = z.object({ User: userSchema });
+export type LoginResult = z.infer<typeof loginResultSchema>;
 export interface LoginResponse {
   Success: true;
   Token: string;
@@ -109,41 +110,77 @@ export interface LoginResponse {
 }
 
 /** One signed-in session of the customer (profile: active sessions). Dates in epoch ms. */
-export interface ActiveSession {
-  Id: string;
-  Device: string;
-  CreatedAt: number;
-  LastSeenAt: number;
-  ExpiresAt: number;
-  Current: boolean;
-}
+export const activeSessionSchema = z.object({
+  Id: z.string(),
+  Device: z.string(),
+  CreatedAt: z.number(),
+  LastSeenAt: z.number(),
+  ExpiresAt: z.number(),
+  Current: z.boolean(),
+});
+export type ActiveSession = z.infer<typeof activeSessionSchema>;
 
-export interface Country {
-  Code: string;
-  Name: string;
-}
+export const countrySchema = z.object({ Code: z.string(), Name: z.string() });
+export type Country = z.infer<typeof countrySchema>;
 
-export interface AppLoginDeeplinkResult {
-  AppLoginDeeplink: string;
-}
+export const appLoginDeeplinkResultSchema = z.object({ AppLoginDeeplink: z.string() });
+export type AppLoginDeeplinkResult = z.infer<typeof appLoginDeeplinkResultSchema>;
 
 /** CreateWebLoginCode's answer: the one-time code, and the portal link that carries it as `?token=`. */
-export interface WebLoginCodeResult {
-  Code: string;
-  Url: string;
+export const webLoginCodeResultSchema = z.object({
+  Code: z.string(),
+  Url: z.string(),
   /** Epoch ms. */
-  ExpiresAt: number;
-}
+  ExpiresAt: z.number(),
+});
+export type WebLoginCodeResult = z.infer<typeof webLoginCodeResultSchema>;
 
-export interface FeaturesResult {
-  CoProducer: boolean;
-}
+export const featuresResultSchema = z.object({ CoProducer: z.boolean() });
+export type FeaturesResult = z.infer<typeof featuresResultSchema>;
 
-export interface StoreSettings {
-  StoreDomain: string;
-  StorefrontAccessToken: string;
-  VoiceAiProductIds: string[];
-  ApiVersion: string;
+export const storeSettingsSchema = z.object({
+  StoreDomain: z.string(),
+  StorefrontAccessToken: z.string(),
+  VoiceAiProductIds: z.array(z.string()),
+  ApiVersion: z.string(),
   /** True: the storefront is this service's sandbox (same origin), not Shopify. */
-  Sandbox: boolean;
-}
+  Sandbox: z.boolean(),
+});
+export type StoreSettings = z.infer<typeof storeSettingsSchema>;
+
+/** The answer of a call that answers nothing but success: `Result: {}`. */
+export const emptyResultSchema = z.object({});
+
+/**
+ * The result of each account call (docs/api.md, Typed results). The sign-in calls also carry
+ * `Token` beside `Result` for API clients (callReplies in registry.ts).
+ */
+export const accountResults = {
+  LoginByEmail: loginResultSchema,
+  LoginByToken: loginResultSchema,
+  LoginBySocial: loginResultSchema,
+  Logout: emptyResultSchema,
+  GetAppLoginDeeplink: appLoginDeeplinkResultSchema,
+  ExchangeWebLoginCode: loginResultSchema,
+  UpdateUserDetails: loginResultSchema,
+  register: emptyResultSchema,
+  InitiatePasswordReset: emptyResultSchema,
+  PasswordReset: emptyResultSchema,
+  DeleteAccountConfirm: emptyResultSchema,
+  VerifyEmail: loginResultSchema,
+  VerifyEmailChange: loginResultSchema,
+  ResendVerificationEmailForToken: emptyResultSchema,
+  ResendVerificationEmail: emptyResultSchema,
+  GetPaymentCountries: z.array(countrySchema),
+  GetOrUpdateProfile: userSchema,
+  ChangePassword: emptyResultSchema,
+  ChangeEmail: emptyResultSchema,
+  DeleteAccount: emptyResultSchema,
+  GetSessions: z.array(activeSessionSchema),
+  EndOtherSessions: emptyResultSchema,
+} as const satisfies Record<AccountCallName, z.ZodType>;
+
+export const appAccountResults = {
+  ExchangeLoginToken: loginResultSchema,
+  CreateWebLoginCode: webLoginCodeResultSchema,
+} as const satisfies Record<keyof typeof appAccountCalls, z.ZodType>;

@@ -75,39 +75,40 @@ export const checkoutCalls = {
   }),
 } as const;
 
-export interface KeyValue {
-  Key: string;
-  Value: string;
-}
+export const keyValueSchema = z.object({ Key: z.string(), Value: z.string() });
+export type KeyValue = z.infer<typeof keyValueSchema>;
 
 /** A bundle as the product list shows it (docs/requirements.md §3, Token bundle (list)). */
-export interface TokenBundle {
-  PriceId: string;
-  PriceText: string;
-  PriceAmount: number;
-  PriceAmountInCents: number;
-  Currency: string;
+export const tokenBundleSchema = z.object({
+  PriceId: z.string(),
+  PriceText: z.string(),
+  PriceAmount: z.number(),
+  PriceAmountInCents: z.number(),
+  Currency: z.string(),
   /** Title, Contents, Description, UiFlags (comma-separated, e.g. IsMostPopular). */
-  Metadata: KeyValue[];
+  Metadata: z.array(keyValueSchema),
   /** NewPriceText when the bundle is on offer. */
-  PriceMetadata: KeyValue[];
-}
+  PriceMetadata: z.array(keyValueSchema),
+});
+export type TokenBundle = z.infer<typeof tokenBundleSchema>;
 
 /** A bundle as the checkout screen shows it (docs/requirements.md §3, Token bundle (checkout)). */
-export interface CheckoutTokenBundle {
-  SKU: string;
-  Title: string;
-  Currency: string;
-  PriceAmountInCents: number;
-}
+export const checkoutTokenBundleSchema = z.object({
+  SKU: z.string(),
+  Title: z.string(),
+  Currency: z.string(),
+  PriceAmountInCents: z.number(),
+});
+export type CheckoutTokenBundle = z.infer<typeof checkoutTokenBundleSchema>;
 
-export interface PrepareTokenPurchaseCheckoutResult {
+export const prepareTokenPurchaseCheckoutResultSchema = z.object({
   /** The client secret of the embedded checkout session. */
-  CheckoutSession: string;
-  InvoiceTag: string;
-  StripePublicKey: string;
-  TokenBundle: CheckoutTokenBundle;
-}
+  CheckoutSession: z.string(),
+  InvoiceTag: z.string(),
+  StripePublicKey: z.string(),
+  TokenBundle: checkoutTokenBundleSchema,
+});
+export type PrepareTokenPurchaseCheckoutResult = z.infer<typeof prepareTokenPurchaseCheckoutResultSchema>;
 
 /** The analytics data layer's purchase event (docs/requirements.md §7: price in units, item category One-off). */
 export interface PurchaseAnalytics {
@@ -123,40 +124,62 @@ export interface PurchaseAnalytics {
   }[];
 }
 
-export interface SandboxCheckoutSessionResult {
-  InvoiceTag: string;
-  TokenBundle: CheckoutTokenBundle;
-  PriceText: string;
-  Email: string;
+export const sandboxCheckoutSessionResultSchema = z.object({
+  InvoiceTag: z.string(),
+  TokenBundle: checkoutTokenBundleSchema,
+  PriceText: z.string(),
+  Email: z.string(),
   /** 'open' until paid, then 'complete'; 'expired' after 24 hours. */
-  Status: 'open' | 'complete' | 'expired';
-  TestCards: typeof SANDBOX_TEST_CARDS;
-}
+  Status: z.enum(['open', 'complete', 'expired']),
+  TestCards: z.object({ succeeds: z.string(), declined: z.string(), insufficientFunds: z.string() }),
+});
+export type SandboxCheckoutSessionResult = z.infer<typeof sandboxCheckoutSessionResultSchema>;
 
-export interface SandboxCheckoutRefundResult {
-  InvoiceTag: string;
+export const sandboxCheckoutRefundResultSchema = z.object({
+  InvoiceTag: z.string(),
   /** The payment's refunded amount so far (this refund included). */
-  RefundedInCents: number;
-  AmountInCents: number;
-}
+  RefundedInCents: z.number(),
+  AmountInCents: z.number(),
+});
+export type SandboxCheckoutRefundResult = z.infer<typeof sandboxCheckoutRefundResultSchema>;
+
+/** GetPaymentStatus: 'none' while the payment is pending, 'succeeded', or the failure status. */
+export const paymentStatusResultSchema = z.object({
+  PaymentIntentStatus: z.string(),
+  AnalyticsMetadata: z.record(z.string(), z.unknown()).nullable(),
+});
+export type PaymentStatusResult = z.infer<typeof paymentStatusResultSchema>;
 
 /** A payment that did not match its checkout session (`npm run admin -- payment-mismatches`, ADR 0032). */
-export interface PaymentMismatchSummary {
-  EventId: string;
-  Provider: string;
-  InvoiceTag: string;
+export const paymentMismatchSummarySchema = z.object({
+  EventId: z.string(),
+  Provider: z.string(),
+  InvoiceTag: z.string(),
   /** The customer's e-mail (null after the account's deletion). */
-  Customer: string | null;
-  ExpectedAmountInCents: number;
-  ExpectedCurrency: string;
-  ReceivedAmountInCents: number | null;
-  ReceivedCurrency: string | null;
-  RecordedAt: string;
-}
+  Customer: z.string().nullable(),
+  ExpectedAmountInCents: z.number(),
+  ExpectedCurrency: z.string(),
+  ReceivedAmountInCents: z.number().nullable(),
+  ReceivedCurrency: z.string().nullable(),
+  RecordedAt: z.string(),
+});
+export type PaymentMismatchSummary = z.infer<typeof paymentMismatchSummarySchema>;
 
-export interface SandboxCheckoutPayResult {
-  Outcome: 'succeeded';
-  InvoiceTag: string;
+export const sandboxCheckoutPayResultSchema = z.object({
+  Outcome: z.literal('succeeded'),
+  InvoiceTag: z.string(),
   /** Where the SPA goes next (the post-checkout screen of the session's return URL). */
-  ReturnUrl: string;
-}
+  ReturnUrl: z.string(),
+});
+export type SandboxCheckoutPayResult = z.infer<typeof sandboxCheckoutPayResultSchema>;
+
+/** What a payment provider's webhook delivery did (Stripe, ADR 0032). */
+export const stripeWebhookResultSchema = z.object({ EventId: z.string(), Duplicate: z.boolean(), Outcome: z.string() });
+
+export const checkoutResults = {
+  PrepareTokenPurchaseCheckout: prepareTokenPurchaseCheckoutResultSchema,
+  GetPaymentStatus: paymentStatusResultSchema,
+  SandboxCheckoutSession: sandboxCheckoutSessionResultSchema,
+  SandboxCheckoutPay: sandboxCheckoutPayResultSchema,
+  SandboxCheckoutRefund: sandboxCheckoutRefundResultSchema,
+} as const satisfies Record<keyof typeof checkoutCalls, z.ZodType>;

@@ -76,231 +76,265 @@ export type AppLicenceCallBody<N extends AppLicenceCallName> = z.input<(typeof a
 
 // ── Response shapes (docs/requirements.md §3) ─────────────────────
 
-export type ActionButtonType = 'Link' | 'Primary' | 'DeepLink' | 'Redirect';
-export type ExternalRequestType = 'DeepLink' | 'Redirect' | 'Link' | 'BackendThenReload';
+export const ACTION_BUTTON_TYPES = ['Link', 'Primary', 'DeepLink', 'Redirect'] as const;
+export type ActionButtonType = (typeof ACTION_BUTTON_TYPES)[number];
+export const EXTERNAL_REQUEST_TYPES = ['DeepLink', 'Redirect', 'Link', 'BackendThenReload'] as const;
+export type ExternalRequestType = (typeof EXTERNAL_REQUEST_TYPES)[number];
 /**
  * What a button does. The spec's: Upgrade, AppExtendTrialFirst, AppExtendTrial, AppStartTrial.
  * Ours: AppActivate (open the app to activate), Deactivate (device), Remove (licence key),
  * RemovePerpetual (voice perpetual licence), Download, Buy.
  */
-export type ActionFunctionality =
-  | 'Upgrade'
-  | 'AppExtendTrialFirst'
-  | 'AppExtendTrial'
-  | 'AppStartTrial'
-  | 'AppActivate'
-  | 'Deactivate'
-  | 'Remove'
-  | 'RemovePerpetual'
-  | 'Download'
-  | 'Buy';
+export const ACTION_FUNCTIONALITIES = [
+  'Upgrade',
+  'AppExtendTrialFirst',
+  'AppExtendTrial',
+  'AppStartTrial',
+  'AppActivate',
+  'Deactivate',
+  'Remove',
+  'RemovePerpetual',
+  'Download',
+  'Buy',
+] as const;
+export type ActionFunctionality = (typeof ACTION_FUNCTIONALITIES)[number];
 
 /**
  * A server action: a GET on Url (under /api/actions/) before the deeplink opens. Its Id
  * contains 'starttrial' (activation type trial) or 'activate' (normal).
  */
-export interface ServerAction {
-  Id: string;
-  Url: string;
-}
+export const serverActionSchema = z.object({ Id: z.string(), Url: z.string() });
+export type ServerAction = z.infer<typeof serverActionSchema>;
 
-export interface ExternalRequest {
-  Type: ExternalRequestType;
+export const externalRequestSchema = z.object({
+  Type: z.enum(EXTERNAL_REQUEST_TYPES),
   /** A deeplink, a page, or for BackendThenReload the GET action URL under /api/actions/. */
-  Url: string;
-  ServerAction: ServerAction | null;
-}
+  Url: z.string(),
+  ServerAction: serverActionSchema.nullable(),
+});
+export type ExternalRequest = z.infer<typeof externalRequestSchema>;
 
-export interface ActionButton {
-  Type: ActionButtonType;
-  ActionText: string;
-  Functionality: ActionFunctionality;
-  IsEnabled: boolean;
+export const actionButtonSchema = z.object({
+  Type: z.enum(ACTION_BUTTON_TYPES),
+  ActionText: z.string(),
+  Functionality: z.enum(ACTION_FUNCTIONALITIES),
+  IsEnabled: z.boolean(),
   /** Null for buttons that only open a panel of the page (Upgrade). */
-  ExternalRequest: ExternalRequest | null;
-}
+  ExternalRequest: externalRequestSchema.nullable(),
+});
+export type ActionButton = z.infer<typeof actionButtonSchema>;
 
 /** Three levels: High is shown red, Medium yellow, Low green. */
 export const NOTIFICATION_IMPORTANCES = ['High', 'Medium', 'Low'] as const;
 export type NotificationImportance = (typeof NOTIFICATION_IMPORTANCES)[number];
 
-export interface LicenceNotification {
-  Message: string;
-  Importance: NotificationImportance;
-  Action: ActionButton | null;
-}
+export const licenceNotificationSchema = z.object({
+  Message: z.string(),
+  Importance: z.enum(NOTIFICATION_IMPORTANCES),
+  Action: actionButtonSchema.nullable(),
+});
+export type LicenceNotification = z.infer<typeof licenceNotificationSchema>;
 
-export interface InfoLink {
-  Title: string;
-  Url: string;
-}
+export const infoLinkSchema = z.object({ Title: z.string(), Url: z.string() });
+export type InfoLink = z.infer<typeof infoLinkSchema>;
 
-export interface Device {
-  DeviceId: string;
-  Name: string;
+export const deviceSchema = z.object({
+  DeviceId: z.string(),
+  Name: z.string(),
   /** `/Date(ms)/` */
-  TimeActivated: string;
+  TimeActivated: z.string(),
   /** The first is the deactivate action (a GET on its ExternalRequest.Url). */
-  ActionButtons: ActionButton[];
-}
+  ActionButtons: z.array(actionButtonSchema),
+});
+export type Device = z.infer<typeof deviceSchema>;
 
-export interface LicenseKey {
+export const licenseKeySchemaOfList = z.object({
   /** Upper-cased and masked: only the last group is shown (`******-******-******-AB12CD`). */
-  FormattedKey: string;
+  FormattedKey: z.string(),
   /** The first is remove (a GET on its ExternalRequest.Url). */
-  ActionButtons: ActionButton[];
-  IsUsedForUpgrade: boolean;
-}
+  ActionButtons: z.array(actionButtonSchema),
+  IsUsedForUpgrade: z.boolean(),
+});
+export type LicenseKey = z.infer<typeof licenseKeySchemaOfList>;
 
-export interface ReferenceProduct {
-  DisplayName: string;
+export const referenceProductSchema = z.object({
+  DisplayName: z.string(),
   /** Newline-separated lines. */
-  Description: string;
-  Icon: string;
-  ProductName: string;
-  InstancesUsed: number;
-  InstancesMax: number;
-  IsManageable: boolean;
-  Devices: Device[];
-  LicenseKeys: LicenseKey[];
-  ActionButtons: ActionButton[];
-  InfoLinks: InfoLink[];
-  Notifications: LicenceNotification[];
-}
+  Description: z.string(),
+  Icon: z.string(),
+  ProductName: z.string(),
+  InstancesUsed: z.number(),
+  InstancesMax: z.number(),
+  IsManageable: z.boolean(),
+  Devices: z.array(deviceSchema),
+  LicenseKeys: z.array(licenseKeySchemaOfList),
+  ActionButtons: z.array(actionButtonSchema),
+  InfoLinks: z.array(infoLinkSchema),
+  Notifications: z.array(licenceNotificationSchema),
+});
+export type ReferenceProduct = z.infer<typeof referenceProductSchema>;
 
-export interface AvailableTrial {
-  DeepLinkUrl: string;
-}
+export const availableTrialSchema = z.object({ DeepLinkUrl: z.string() });
+export type AvailableTrial = z.infer<typeof availableTrialSchema>;
 
-export interface ReferenceProducts {
-  ActionButtons: ActionButton[];
-  Products: ReferenceProduct[];
-  AvailableTrials: AvailableTrial[];
-}
+export const referenceProductsSchema = z.object({
+  ActionButtons: z.array(actionButtonSchema),
+  Products: z.array(referenceProductSchema),
+  AvailableTrials: z.array(availableTrialSchema),
+});
+export type ReferenceProducts = z.infer<typeof referenceProductsSchema>;
 
-export interface AssetPack {
-  Title: string;
+export const assetPackSchema = z.object({
+  Title: z.string(),
   /** Masked key when the customer owns the pack, else null. */
-  LicenseKey: string | null;
-  StoreUrl: string;
+  LicenseKey: z.string().nullable(),
+  StoreUrl: z.string(),
   /** Present when owned: a GET on Url removes the pack's key from the account. */
-  RemoveLicenseAction: { Url: string } | null;
-}
+  RemoveLicenseAction: z.object({ Url: z.string() }).nullable(),
+});
+export type AssetPack = z.infer<typeof assetPackSchema>;
 
-export interface VoiceAiLicenseStatus {
+export const voiceAiLicenseStatusSchema = z.object({
   /** A warning shown beside the status (tokens expiring soon, trial ended), or null. */
-  StatusWarning: string | null;
+  StatusWarning: z.string().nullable(),
   /** Plain status text: perpetual, the token balance (pay-as-you-go), trial days left, or none. */
-  TokenStatus: string;
-  InfoLinks: InfoLink[];
+  TokenStatus: z.string(),
+  InfoLinks: z.array(infoLinkSchema),
   /**
    * Activation (DeepLink with a server action), Download, and when a perpetual licence is
    * registered RemovePerpetual (BackendThenReload to /api/actions/voice-ai/perpetual/<id>/remove).
    */
-  ActionButtons: ActionButton[];
-  Devices: Device[];
-  IsManageable: boolean;
-  InstancesUsed: number;
+  ActionButtons: z.array(actionButtonSchema),
+  Devices: z.array(deviceSchema),
+  IsManageable: z.boolean(),
+  InstancesUsed: z.number(),
   /** The perpetual licence key, masked; null without one. */
-  OfflineLicenseKey: string | null;
-}
+  OfflineLicenseKey: z.string().nullable(),
+});
+export type VoiceAiLicenseStatus = z.infer<typeof voiceAiLicenseStatusSchema>;
 
-export interface VoiceAiProducts {
-  Title: string;
-  IconString: string;
-  Notifications: LicenceNotification[];
-  AssetPacks: AssetPack[];
-  LicenseStatus: VoiceAiLicenseStatus;
-}
+export const voiceAiProductsSchema = z.object({
+  Title: z.string(),
+  IconString: z.string(),
+  Notifications: z.array(licenceNotificationSchema),
+  AssetPacks: z.array(assetPackSchema),
+  LicenseStatus: voiceAiLicenseStatusSchema,
+});
+export type VoiceAiProducts = z.infer<typeof voiceAiProductsSchema>;
 
-export interface AccountLicensesByProductLine {
-  VoiceAIProducts: VoiceAiProducts;
-  ReferenceProducts: ReferenceProducts;
-}
+export const accountLicensesByProductLineSchema = z.object({
+  VoiceAIProducts: voiceAiProductsSchema,
+  ReferenceProducts: referenceProductsSchema,
+});
+export type AccountLicensesByProductLine = z.infer<typeof accountLicensesByProductLineSchema>;
 
 /** RegisterKey: the products and expansion packs this key added to the account. */
-export interface RegisterKeyResult {
-  ProductCount: number;
+export const registerKeyResultSchema = z.object({
+  ProductCount: z.number(),
   /** Present for voice AI keys; ActivationUrl is the plugin's activation deeplink. */
-  VoiceAi?: { AssetCount: number; ActivationUrl?: string };
-}
+  VoiceAi: z.object({ AssetCount: z.number(), ActivationUrl: z.string().optional() }).optional(),
+});
+export type RegisterKeyResult = z.infer<typeof registerKeyResultSchema>;
 
-export interface UpgradeStoreLink {
-  Name: string;
-  Description: string;
-  Link: string;
-  ButtonText: string;
-}
+export const upgradeStoreLinkSchema = z.object({
+  Name: z.string(),
+  Description: z.string(),
+  Link: z.string(),
+  ButtonText: z.string(),
+});
+export type UpgradeStoreLink = z.infer<typeof upgradeStoreLinkSchema>;
 
-export interface KeyUpgradePathsResult {
-  LinksToStore: UpgradeStoreLink[];
-}
+export const keyUpgradePathsResultSchema = z.object({ LinksToStore: z.array(upgradeStoreLinkSchema) });
+export type KeyUpgradePathsResult = z.infer<typeof keyUpgradePathsResultSchema>;
 
 /** UpgradeKey: the licence the upgrade added (the old key stays, marked IsUsedForUpgrade). */
-export interface UpgradeKeyResult {
-  FormattedKey: string;
-  ProductName: string;
-  DisplayName: string;
-}
+export const upgradeKeyResultSchema = z.object({
+  FormattedKey: z.string(),
+  ProductName: z.string(),
+  DisplayName: z.string(),
+});
+export type UpgradeKeyResult = z.infer<typeof upgradeKeyResultSchema>;
 
-export interface ClaimAdam60DayResult {
-  ProductName: string;
+export const claimAdam60DayResultSchema = z.object({
+  ProductName: z.string(),
   /** `/Date(ms)/` */
-  TrialEndsAt: string;
-}
+  TrialEndsAt: z.string(),
+});
+export type ClaimAdam60DayResult = z.infer<typeof claimAdam60DayResultSchema>;
 
 /** Result of the GET action URLs (deactivate, remove, start trial, activate). */
-export interface ActionResult {
-  Message: string;
-}
+export const actionResultSchema = z.object({
+  Message: z.string(),
+  /** A started trial's end, `/Date(ms)/` (starttrial only). */
+  TrialEndsAt: z.string().optional(),
+});
+export type ActionResult = z.infer<typeof actionResultSchema>;
 
 // ── Desktop-app calls ──────────────────────────────────────────────────────
 
-export interface ActivateDeviceResult {
-  DeviceId: string;
-  InstancesUsed: number;
-  InstancesMax: number;
-}
+export const activateDeviceResultSchema = z.object({
+  DeviceId: z.string(),
+  InstancesUsed: z.number(),
+  InstancesMax: z.number(),
+});
+export type ActivateDeviceResult = z.infer<typeof activateDeviceResultSchema>;
 
-export interface DeactivateDeviceResult {
-  InstancesUsed: number;
-  InstancesMax: number;
-}
+export const deactivateDeviceResultSchema = z.object({ InstancesUsed: z.number(), InstancesMax: z.number() });
+export type DeactivateDeviceResult = z.infer<typeof deactivateDeviceResultSchema>;
 
 /** Tokens: pay-as-you-go, the customer holds a spendable token lot (voice AI; ADR 0009). */
-export type LicenceKind = 'Perpetual' | 'Trial' | 'Tokens' | 'None';
+export const LICENCE_KINDS = ['Perpetual', 'Trial', 'Tokens', 'None'] as const;
+export type LicenceKind = (typeof LICENCE_KINDS)[number];
 
-export interface CheckLicenseResult {
+export const checkLicenseResultSchema = z.object({
   /** True when this machine holds an active activation of a licence that is in force. */
-  Licensed: boolean;
-  LicenseKind: LicenceKind;
+  Licensed: z.boolean(),
+  LicenseKind: z.enum(LICENCE_KINDS),
   /** `/Date(ms)/` when the licence is a trial, else null. */
-  TrialEndsAt: string | null;
-  DeviceId: string | null;
-  InstancesUsed: number;
-  InstancesMax: number;
+  TrialEndsAt: z.string().nullable(),
+  DeviceId: z.string().nullable(),
+  InstancesUsed: z.number(),
+  InstancesMax: z.number(),
   /** The customer's spendable tokens, for a product paid with tokens (voice AI); else null. */
-  TokenBalance: number | null;
-}
+  TokenBalance: z.number().nullable(),
+});
+export type CheckLicenseResult = z.infer<typeof checkLicenseResultSchema>;
 
 // ── Offline activation (docs/offline-activation.md) ────────────────────────
 
-export interface OfflineActivateResult {
+export const offlineActivateResultSchema = z.object({
   /** Suggested download name, `<ProductName>-<machine>.swlicense`. */
-  FileName: string;
+  FileName: z.string(),
   /** The licence file's text (JSON, signed with Ed25519). */
-  Content: string;
-  DeviceId: string;
-  InstancesUsed: number;
-  InstancesMax: number;
-}
+  Content: z.string(),
+  DeviceId: z.string(),
+  InstancesUsed: z.number(),
+  InstancesMax: z.number(),
+});
+export type OfflineActivateResult = z.infer<typeof offlineActivateResultSchema>;
 
-export interface OfflinePublicKeyResult {
-  Algorithm: 'Ed25519';
-  KeyId: string;
+export const offlinePublicKeyResultSchema = z.object({
+  Algorithm: z.literal('Ed25519'),
+  KeyId: z.string(),
   /** SubjectPublicKeyInfo, PEM. */
-  PublicKeyPem: string;
-}
+  PublicKeyPem: z.string(),
+});
+export type OfflinePublicKeyResult = z.infer<typeof offlinePublicKeyResultSchema>;
+
+export const licenceResults = {
+  GetAccountLicensesByProductLine: accountLicensesByProductLineSchema,
+  RegisterKey: registerKeyResultSchema,
+  UpgradeKey: upgradeKeyResultSchema,
+  KeyUpgradePaths: keyUpgradePathsResultSchema,
+  ClaimAdam60Day: claimAdam60DayResultSchema,
+  OfflineActivate: offlineActivateResultSchema,
+} as const satisfies Record<LicenceCallName, z.ZodType>;
+
+export const appLicenceResults = {
+  ActivateDevice: activateDeviceResultSchema,
+  DeactivateDevice: deactivateDeviceResultSchema,
+  CheckLicense: checkLicenseResultSchema,
+} as const satisfies Record<AppLicenceCallName, z.ZodType>;
 
 export const licenceCallPaths = {
   GetAccountLicensesByProductLine: '/api/licenses/GetAccountLicensesByProductLine',

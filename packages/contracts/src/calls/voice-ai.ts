@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { pageSchema } from '../validators';
-import type { TokenBundle } from './checkout';
+import { tokenBundleSchema } from './checkout';
 import { callBody, emptyBody } from './common';
-import type { ActionButton } from './licences';
+import { actionButtonSchema } from './licences';
 
 /** The largest single processing request an app may bill (one hour of audio). */
 export const MAX_SECONDS_PER_REQUEST = 3600;
@@ -20,6 +20,10 @@ export const voiceAiCalls = {
 export const TOKEN_LOT_CAUSES = ['purchase', 'grant', 'trial'] as const;
 export type TokenLotCause = (typeof TOKEN_LOT_CAUSES)[number];
 
+/** A page of a history (docs/requirements.md §3): the items and where the page stands. */
+export function pagedResultSchema<T extends z.ZodType>(item: T) {
+  return z.object({ PageItems: z.array(item), PageNumber: z.number(), PageCount: z.number() });
+}
 export interface PagedResult<T> {
   PageItems: T[];
   PageNumber: number;
@@ -27,47 +31,45 @@ export interface PagedResult<T> {
 }
 
 /** Purchase history entry (epoch milliseconds). */
-export interface PurchaseHistoryEntry {
-  TokenAmount: number;
-  Type: string;
-  OrderDate: number;
-  ExpiryDate: number;
-  TokenBalance: number;
+export const purchaseHistoryEntrySchema = z.object({
+  TokenAmount: z.number(),
+  Type: z.string(),
+  OrderDate: z.number(),
+  ExpiryDate: z.number(),
+  TokenBalance: z.number(),
   /** A refunded purchase (ADR 0032): when the refund was applied and the tokens it took back. */
-  RefundDate?: number;
-  TokensWithdrawn?: number;
-}
+  RefundDate: z.number().optional(),
+  TokensWithdrawn: z.number().optional(),
+});
+export type PurchaseHistoryEntry = z.infer<typeof purchaseHistoryEntrySchema>;
 
 /** Usage entry (epoch milliseconds). */
-export interface UsageHistoryEntry {
-  TokenAmount: number;
-  Type: string;
-  Date: number;
-}
+export const usageHistoryEntrySchema = z.object({ TokenAmount: z.number(), Type: z.string(), Date: z.number() });
+export type UsageHistoryEntry = z.infer<typeof usageHistoryEntrySchema>;
 
-export interface ConsumeTokensResult {
-  TokensSpent: number;
-  TokenBalance: number;
-}
-
-/** GetPaymentStatus: 'none' while the payment is pending, 'succeeded', or the failure status. */
-export interface PaymentStatusResult {
-  PaymentIntentStatus: string;
-  AnalyticsMetadata: Record<string, unknown> | null;
-}
+export const consumeTokensResultSchema = z.object({ TokensSpent: z.number(), TokenBalance: z.number() });
+export type ConsumeTokensResult = z.infer<typeof consumeTokensResultSchema>;
 
 /**
  * GetProducts: what the buy page offers this customer (docs/requirements.md §3, Voice AI product list).
  * ActionButtons holds the start-trial button (a DeepLink with its server action) while
  * CanStartTrial; TokenStatus and StatusWarning are the licence list's status line.
  */
-export interface VoiceAiProductList {
-  ActionButtons: ActionButton[];
-  TokenBundles: TokenBundle[];
-  /** Stripe's publishable key, `pk_sandbox_…` for the sandbox card form, '' when no card checkout. */
-  StripePublicKey: string;
+export const voiceAiProductListSchema = z.object({
+  ActionButtons: z.array(actionButtonSchema),
   /** The 7-day voice AI trial has never been started and no perpetual licence is registered. */
-  CanStartTrial: boolean;
-  StatusWarning: string | null;
-  TokenStatus: string;
-}
+  CanStartTrial: z.boolean(),
+  TokenStatus: z.string(),
+  StatusWarning: z.string().nullable(),
+  TokenBundles: z.array(tokenBundleSchema),
+  /** Stripe's publishable key, `pk_sandbox_…` for the sandbox card form, '' when no card checkout. */
+  StripePublicKey: z.string(),
+});
+export type VoiceAiProductList = z.infer<typeof voiceAiProductListSchema>;
+
+export const voiceAiResults = {
+  GetProducts: voiceAiProductListSchema,
+  GetPurchaseHistory: pagedResultSchema(purchaseHistoryEntrySchema),
+  GetActionHistory: pagedResultSchema(usageHistoryEntrySchema),
+  ConsumeTokens: consumeTokensResultSchema,
+} as const satisfies Record<keyof typeof voiceAiCalls, z.ZodType>;

@@ -1,4 +1,4 @@
-import { checkoutCalls } from '@soundid/contracts';
+import { callSchemas } from '@soundid/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireOperator } from '../../features/admin/operator-auth';
 import type { SandboxCardForm } from './card-form';
@@ -12,21 +12,20 @@ export const sandboxCheckoutRoutes: FastifyPluginAsyncZod<{ service: SandboxCard
   { service, adminToken },
 ) => {
   // The client secret is what pays a session (as with Stripe's embedded form): no sign-in needed.
-  app.post(
-    '/api/sandbox/checkout/session',
-    { schema: { body: checkoutCalls.SandboxCheckoutSession } },
-    async (request) => ({ Success: true, Result: await service.sandboxSession(request.body.clientSecret) }),
-  );
-  app.post('/api/sandbox/checkout/pay', { schema: { body: checkoutCalls.SandboxCheckoutPay } }, async (request) => ({
-    Success: true,
+  app.post('/api/sandbox/checkout/session', { schema: callSchemas.SandboxCheckoutSession }, async (request) => ({
+    Success: true as const,
+    Result: await service.sandboxSession(request.body.clientSecret),
+  }));
+  app.post('/api/sandbox/checkout/pay', { schema: callSchemas.SandboxCheckoutPay }, async (request) => ({
+    Success: true as const,
     Result: await service.sandboxPay(request.body),
   }));
   // The merchant's refund (Stripe's dashboard or API): operator token, as the other /api/admin routes.
   app.post(
     '/api/sandbox/checkout/refund',
-    { schema: { body: checkoutCalls.SandboxCheckoutRefund }, onRequest: requireOperator(adminToken) },
+    { schema: callSchemas.SandboxCheckoutRefund, onRequest: requireOperator(adminToken) },
     async (request) => ({
-      Success: true,
+      Success: true as const,
       Result: await service.sandboxRefund({
         invoiceTag: request.body.invoiceTag,
         ...(request.body.amountInCents && { amountInCents: request.body.amountInCents }),

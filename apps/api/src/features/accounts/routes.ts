@@ -1,4 +1,4 @@
-import { accountCalls, type User } from '@soundid/contracts';
+import { callSchemas, type User } from '@soundid/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import countries from 'i18n-iso-countries';
@@ -36,8 +36,8 @@ export const accountRoutes: FastifyPluginAsyncZod<{
     await endReplacedSession(request);
     sessionCookie.set(reply, result.session.token, result.session.expiresAt, result.session.keepMeSignedIn);
     const user: User = getProfile ? result.user : { ...result.user, Profile: null };
-    if (isBrowserRequest(request)) return { Success: true, Result: { User: user } };
-    return { Success: true, Token: result.session.token, Result: { User: user } };
+    if (isBrowserRequest(request)) return { Success: true as const, Result: { User: user } };
+    return { Success: true as const, Token: result.session.token, Result: { User: user } };
   };
   const endReplacedSession = async (request: FastifyRequest) => {
     const previous = sessionCookie.read(request);
@@ -48,11 +48,11 @@ export const accountRoutes: FastifyPluginAsyncZod<{
       // Already over (expired, revoked, not ours): nothing to end.
     }
   };
-  const ok = (Result: unknown = {}) => ({ Success: true, Result });
+  const ok = <T = Record<string, never>>(Result: T = {} as T) => ({ Success: true as const, Result });
   // Work begun after an answer (reset mails) finishes before the service closes.
   app.addHook('onClose', () => accounts.settled());
 
-  app.post(path('LoginByEmail'), { schema: { body: accountCalls.LoginByEmail } }, async (request, reply) => {
+  app.post(path('LoginByEmail'), { schema: callSchemas.LoginByEmail }, async (request, reply) => {
     const { email, password, keepMeSignedIn, getProfile } = request.body;
     const result = await accounts.loginByEmail(email, password, keepMeSignedIn ?? false, clientMeta(request));
     return signedIn(request, reply, result, getProfile);
@@ -64,37 +64,33 @@ export const accountRoutes: FastifyPluginAsyncZod<{
    * a session a link or a third party chose is not planted (ASVS 7.2.4; portal links of the
    * apps are exchanged by ExchangeWebLoginCode, ADR 0029).
    */
-  app.post(path('LoginByToken'), { schema: { body: accountCalls.LoginByToken } }, async (request) => {
+  app.post(path('LoginByToken'), { schema: callSchemas.LoginByToken }, async (request) => {
     const auth = await app.requireSession(request);
     const user = toUser(auth.user);
     const Result = { User: request.body.getProfile === false ? { ...user, Profile: null } : user };
-    if (auth.via === 'cookie' || isBrowserRequest(request)) return { Success: true, Result };
-    return { Success: true, Token: String(request.headers.authtoken), Result };
+    if (auth.via === 'cookie' || isBrowserRequest(request)) return { Success: true as const, Result };
+    return { Success: true as const, Token: String(request.headers.authtoken), Result };
   });
 
   /**
    * The query token of a desktop app's portal link (ADR 0029): a one-time code, answered like
    * a sign-in. A session live here is replaced only once the customer confirms, and then ended.
    */
-  app.post(
-    path('ExchangeWebLoginCode'),
-    { schema: { body: accountCalls.ExchangeWebLoginCode } },
-    async (request, reply) => {
-      const current = await app.optionalSession(request);
-      const result = await accounts.exchangeWebLoginCode(
-        request.body.code,
-        current && { userId: current.userId, email: current.user.email },
-        request.body.confirmSwitch ?? false,
-        clientMeta(request),
-      );
-      if (!result.session) return ok({ User: result.user });
-      // The session it replaces ends, whether it came as the cookie or as AuthToken (ASVS 7.2.4).
-      if (current) await sessions.revoke(current.sessionId);
-      return signedIn(request, reply, { session: result.session, user: result.user });
-    },
-  );
+  app.post(path('ExchangeWebLoginCode'), { schema: callSchemas.ExchangeWebLoginCode }, async (request, reply) => {
+    const current = await app.optionalSession(request);
+    const result = await accounts.exchangeWebLoginCode(
+      request.body.code,
+      current && { userId: current.userId, email: current.user.email },
+      request.body.confirmSwitch ?? false,
+      clientMeta(request),
+    );
+    if (!result.session) return ok({ User: result.user });
+    // The session it replaces ends, whether it came as the cookie or as AuthToken (ASVS 7.2.4).
+    if (current) await sessions.revoke(current.sessionId);
+    return signedIn(request, reply, { session: result.session, user: result.user });
+  });
 
-  app.post(path('LoginBySocial'), { schema: { body: accountCalls.LoginBySocial } }, async (request, reply) => {
+  app.post(path('LoginBySocial'), { schema: callSchemas.LoginBySocial }, async (request, reply) => {
     const { socialPlatform, token, tokenType, getProfile, keepMeSignedIn } = request.body;
     const result = await accounts.loginBySocial(
       socialPlatform,
@@ -107,118 +103,104 @@ export const accountRoutes: FastifyPluginAsyncZod<{
   });
 
   /** Ends the session if there is one; always clears the cookie. */
-  app.post(path('Logout'), { schema: { body: accountCalls.Logout } }, async (request, reply) => {
+  app.post(path('Logout'), { schema: callSchemas.Logout }, async (request, reply) => {
     const auth = await app.optionalSession(request);
     if (auth) await sessions.revoke(auth.sessionId);
     sessionCookie.clear(reply);
     return ok();
   });
 
-  app.post(path('GetAppLoginDeeplink'), { schema: { body: accountCalls.GetAppLoginDeeplink } }, async (request) => {
+  app.post(path('GetAppLoginDeeplink'), { schema: callSchemas.GetAppLoginDeeplink }, async (request) => {
     const auth = await app.requireSession(request);
     return ok({ AppLoginDeeplink: await accounts.createAppLoginDeeplink(auth.userId) });
   });
 
-  app.post(path('UpdateUserDetails'), { schema: { body: accountCalls.UpdateUserDetails } }, async (request) => {
+  app.post(path('UpdateUserDetails'), { schema: callSchemas.UpdateUserDetails }, async (request) => {
     const auth = await app.requireSession(request);
     const { silent: _silent, ...address } = request.body;
     return ok({ User: await accounts.updateAddress(auth.userId, address) });
   });
 
-  app.post(path('register'), { schema: { body: accountCalls.register } }, async (request, reply) => {
+  app.post(path('register'), { schema: callSchemas.register }, async (request, reply) => {
     await accounts.register(request.body.email, request.body.password, request.ip);
     reply.code(201);
     return ok();
   });
 
-  app.post(
-    path('InitiatePasswordReset'),
-    { schema: { body: accountCalls.InitiatePasswordReset } },
-    async (request, reply) => {
-      // Over the mailbox's allowance: 429 for every address, known or not (ADR 0031).
-      await accounts.countPasswordResetMail(request.body.email);
-      // The work begins once the answer is out: nothing a known address costs (lookup, link,
-      // mail) can show in the answer's timing (ASVS 6.3.8).
-      reply.raw.once('close', () => accounts.initiatePasswordReset(request.body.email));
-      return ok();
-    },
-  );
+  app.post(path('InitiatePasswordReset'), { schema: callSchemas.InitiatePasswordReset }, async (request, reply) => {
+    // Over the mailbox's allowance: 429 for every address, known or not (ADR 0031).
+    await accounts.countPasswordResetMail(request.body.email);
+    // The work begins once the answer is out: nothing a known address costs (lookup, link,
+    // mail) can show in the answer's timing (ASVS 6.3.8).
+    reply.raw.once('close', () => accounts.initiatePasswordReset(request.body.email));
+    return ok();
+  });
 
-  app.post(path('PasswordReset'), { schema: { body: accountCalls.PasswordReset } }, async (request) => {
+  app.post(path('PasswordReset'), { schema: callSchemas.PasswordReset }, async (request) => {
     await accounts.resetPassword(request.body.token, request.body.password);
     return ok();
   });
 
-  app.post(
-    path('DeleteAccountConfirm'),
-    { schema: { body: accountCalls.DeleteAccountConfirm } },
-    async (request, reply) => {
-      await accounts.confirmDeletion(request.body.token);
-      sessionCookie.clear(reply);
-      return ok();
-    },
-  );
+  app.post(path('DeleteAccountConfirm'), { schema: callSchemas.DeleteAccountConfirm }, async (request, reply) => {
+    await accounts.confirmDeletion(request.body.token);
+    sessionCookie.clear(reply);
+    return ok();
+  });
 
-  app.post(path('VerifyEmail'), { schema: { body: accountCalls.VerifyEmail } }, async (request, reply) => {
+  app.post(path('VerifyEmail'), { schema: callSchemas.VerifyEmail }, async (request, reply) => {
     return signedIn(request, reply, await accounts.verifyEmail(request.body.token, clientMeta(request)));
   });
 
-  app.post(path('VerifyEmailChange'), { schema: { body: accountCalls.VerifyEmailChange } }, async (request) => {
+  app.post(path('VerifyEmailChange'), { schema: callSchemas.VerifyEmailChange }, async (request) => {
     return ok({ User: await accounts.confirmEmailChange(request.body.token) });
   });
 
   app.post(
     path('ResendVerificationEmailForToken'),
-    { schema: { body: accountCalls.ResendVerificationEmailForToken } },
+    { schema: callSchemas.ResendVerificationEmailForToken },
     async (request) => {
       await accounts.resendVerificationForToken(request.body.token);
       return ok();
     },
   );
 
-  app.post(
-    path('ResendVerificationEmail'),
-    { schema: { body: accountCalls.ResendVerificationEmail } },
-    async (request) => {
-      await accounts.resendVerification(request.body.email, request.body.password);
-      return ok();
-    },
-  );
+  app.post(path('ResendVerificationEmail'), { schema: callSchemas.ResendVerificationEmail }, async (request) => {
+    await accounts.resendVerification(request.body.email, request.body.password);
+    return ok();
+  });
 
-  app.post(path('GetPaymentCountries'), { schema: { body: accountCalls.GetPaymentCountries } }, async () =>
-    ok(paymentCountries),
-  );
+  app.post(path('GetPaymentCountries'), { schema: callSchemas.GetPaymentCountries }, async () => ok(paymentCountries));
 
-  app.post(path('GetOrUpdateProfile'), { schema: { body: accountCalls.GetOrUpdateProfile } }, async (request) => {
+  app.post(path('GetOrUpdateProfile'), { schema: callSchemas.GetOrUpdateProfile }, async (request) => {
     const auth = await app.requireSession(request);
     return ok(toUser(auth.user));
   });
 
-  app.post(path('ChangePassword'), { schema: { body: accountCalls.ChangePassword } }, async (request) => {
+  app.post(path('ChangePassword'), { schema: callSchemas.ChangePassword }, async (request) => {
     const auth = await app.requireSession(request);
     await accounts.changePassword(auth.userId, auth.sessionId, request.body.oldPassword, request.body.newPassword);
     return ok();
   });
 
-  app.post(path('ChangeEmail'), { schema: { body: accountCalls.ChangeEmail } }, async (request) => {
+  app.post(path('ChangeEmail'), { schema: callSchemas.ChangeEmail }, async (request) => {
     const auth = await app.requireSession(request);
     await accounts.requestEmailChange(auth.userId, request.body.newEmail);
     return ok();
   });
 
-  app.post(path('GetSessions'), { schema: { body: accountCalls.GetSessions } }, async (request) => {
+  app.post(path('GetSessions'), { schema: callSchemas.GetSessions }, async (request) => {
     const auth = await app.requireSession(request);
     return ok(await sessions.listActive(auth.userId, auth.sessionId));
   });
 
   /** Signs out every other browser and app once the customer authenticates again; this session stays. */
-  app.post(path('EndOtherSessions'), { schema: { body: accountCalls.EndOtherSessions } }, async (request) => {
+  app.post(path('EndOtherSessions'), { schema: callSchemas.EndOtherSessions }, async (request) => {
     const auth = await app.requireSession(request);
     await accounts.endOtherSessions(auth.userId, auth.sessionId, request.body.password);
     return ok();
   });
 
-  app.post(path('DeleteAccount'), { schema: { body: accountCalls.DeleteAccount } }, async (request) => {
+  app.post(path('DeleteAccount'), { schema: callSchemas.DeleteAccount }, async (request) => {
     const auth = await app.requireSession(request);
     await accounts.requestDeletion(auth.userId);
     return ok();

@@ -1,4 +1,4 @@
-import { emailSchema } from '@soundid/contracts';
+import { callSchemas, emailSchema } from '@soundid/contracts';
 import { and, count, eq, gt, isNull } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -18,38 +18,42 @@ export const adminRoutes: FastifyPluginAsyncZod<{
 }> = async (app, { db, clock, database, adminToken }) => {
   app.addHook('onRequest', requireOperator(adminToken));
 
-  app.get('/api/admin/user', { schema: { querystring: z.object({ email: emailSchema }) } }, async (request) => {
-    const user = await findUserByEmail(db, request.query.email);
-    if (!user) throw new Fault('UserNotFound');
-    const [live] = await db
-      .select({ n: count() })
-      .from(sessions)
-      .where(and(eq(sessions.userId, user.id), isNull(sessions.revokedAt), gt(sessions.expiresAt, clock.now())));
-    const providers = await db
-      .select({ provider: socialAccounts.provider })
-      .from(socialAccounts)
-      .where(eq(socialAccounts.userId, user.id));
-    return {
-      Success: true,
-      Result: {
-        ...toUser(user),
-        CreatedAt: user.createdAt.toISOString(),
-        ActiveSessions: live?.n ?? 0,
-        SocialProviders: providers.map((p) => p.provider),
-      },
-    };
-  });
+  app.get(
+    '/api/admin/user',
+    { schema: { querystring: z.object({ email: emailSchema }), ...callSchemas.AdminUser } },
+    async (request) => {
+      const user = await findUserByEmail(db, request.query.email);
+      if (!user) throw new Fault('UserNotFound');
+      const [live] = await db
+        .select({ n: count() })
+        .from(sessions)
+        .where(and(eq(sessions.userId, user.id), isNull(sessions.revokedAt), gt(sessions.expiresAt, clock.now())));
+      const providers = await db
+        .select({ provider: socialAccounts.provider })
+        .from(socialAccounts)
+        .where(eq(socialAccounts.userId, user.id));
+      return {
+        Success: true as const,
+        Result: {
+          ...toUser(user),
+          CreatedAt: user.createdAt.toISOString(),
+          ActiveSessions: live?.n ?? 0,
+          SocialProviders: providers.map((p) => p.provider),
+        },
+      };
+    },
+  );
 
   /** Memory and database connections, for operators and the load test (`?gc=1` collects first when allowed). */
   app.get(
     '/api/admin/metrics',
-    { schema: { querystring: z.object({ gc: z.enum(['0', '1']).optional() }) } },
+    { schema: { querystring: z.object({ gc: z.enum(['0', '1']).optional() }), ...callSchemas.AdminMetrics } },
     async (request) => {
       const collect = (globalThis as { gc?: () => void }).gc;
       if (request.query.gc === '1' && collect) collect();
       const memory = process.memoryUsage();
       return {
-        Success: true,
+        Success: true as const,
         Result: {
           HeapUsedBytes: memory.heapUsed,
           RssBytes: memory.rss,

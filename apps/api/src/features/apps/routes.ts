@@ -1,18 +1,14 @@
-import { actionTokenSchema, appAccountCalls, callBody } from '@soundid/contracts';
+import { callSchemas } from '@soundid/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { Fault } from '../../lib/fault';
 import { clientMeta } from '../accounts/routes';
 import type { AccountService } from '../accounts/service';
 
-export const appCalls = {
-  ExchangeLoginToken: callBody({ token: actionTokenSchema }),
-};
-
 /** The desktop-app API (`/api/apps/*`): apps sign in with the one-time token of the login deeplink. */
 export const appRoutes: FastifyPluginAsyncZod<{ accounts: AccountService }> = async (app, { accounts }) => {
-  app.post('/api/apps/ExchangeLoginToken', { schema: { body: appCalls.ExchangeLoginToken } }, async (request) => {
+  app.post('/api/apps/ExchangeLoginToken', { schema: callSchemas.ExchangeLoginToken }, async (request) => {
     const result = await accounts.exchangeAppLoginToken(request.body.token, clientMeta(request));
-    return { Success: true, Token: result.session.token, Result: { User: result.user } };
+    return { Success: true as const, Token: result.session.token, Result: { User: result.user } };
   });
 
   /**
@@ -20,13 +16,9 @@ export const appRoutes: FastifyPluginAsyncZod<{ accounts: AccountService }> = as
    * only: signed in by AuthToken. A browser's cookie does not count here, or a script injected
    * into a page could turn the HttpOnly session into a link to send away (ASVS 3.3.4).
    */
-  app.post(
-    '/api/apps/CreateWebLoginCode',
-    { schema: { body: appAccountCalls.CreateWebLoginCode } },
-    async (request) => {
-      const auth = await app.requireSession(request);
-      if (auth.via !== 'header') throw new Fault('WebLoginCodeNeedsAppSession');
-      return { Success: true, Result: await accounts.createWebLoginCode(auth.userId, request.body.path) };
-    },
-  );
+  app.post('/api/apps/CreateWebLoginCode', { schema: callSchemas.CreateWebLoginCode }, async (request) => {
+    const auth = await app.requireSession(request);
+    if (auth.via !== 'header') throw new Fault('WebLoginCodeNeedsAppSession');
+    return { Success: true as const, Result: await accounts.createWebLoginCode(auth.userId, request.body.path) };
+  });
 };

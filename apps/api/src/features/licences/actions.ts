@@ -1,3 +1,4 @@
+import { callSchemas } from '@soundid/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { LicenceService } from './service';
@@ -18,35 +19,59 @@ const productParams = z.object({
 export const actionRoutes: FastifyPluginAsyncZod<{ licences: LicenceService }> = async (app, { licences }) => {
   const ok = <T>(Result: T) => ({ Success: true as const, Result });
 
-  app.get('/api/actions/devices/:id/deactivate', { schema: { params: idParams } }, async (request) => {
-    const auth = await app.requireSession(request);
-    return ok(await licences.deactivateDevice(auth.userId, request.params.id));
-  });
+  app.get(
+    '/api/actions/devices/:id/deactivate',
+    { schema: { params: idParams, ...callSchemas.InvokeAction } },
+    async (request) => {
+      const auth = await app.requireSession(request);
+      return ok(await licences.deactivateDevice(auth.userId, request.params.id));
+    },
+  );
 
-  app.get('/api/actions/licenses/:id/remove', { schema: { params: idParams } }, async (request) => {
-    const auth = await app.requireSession(request);
-    return ok(await licences.removeKey(auth.userId, request.params.id, ['licence']));
-  });
+  app.get(
+    '/api/actions/licenses/:id/remove',
+    { schema: { params: idParams, ...callSchemas.InvokeAction } },
+    async (request) => {
+      const auth = await app.requireSession(request);
+      return ok(await licences.removeKey(auth.userId, request.params.id, ['licence']));
+    },
+  );
 
-  app.get('/api/actions/voice-ai/perpetual/:id/remove', { schema: { params: idParams } }, async (request) => {
-    const auth = await app.requireSession(request);
-    return ok(await licences.removeKey(auth.userId, request.params.id, ['voice-perpetual']));
-  });
+  app.get(
+    '/api/actions/voice-ai/perpetual/:id/remove',
+    { schema: { params: idParams, ...callSchemas.InvokeAction } },
+    async (request) => {
+      const auth = await app.requireSession(request);
+      return ok(await licences.removeKey(auth.userId, request.params.id, ['voice-perpetual']));
+    },
+  );
 
-  app.get('/api/actions/voice-ai/asset-packs/:id/remove', { schema: { params: idParams } }, async (request) => {
-    const auth = await app.requireSession(request);
-    return ok(await licences.removeKey(auth.userId, request.params.id, ['voice-asset-pack']));
-  });
+  app.get(
+    '/api/actions/voice-ai/asset-packs/:id/remove',
+    { schema: { params: idParams, ...callSchemas.InvokeAction } },
+    async (request) => {
+      const auth = await app.requireSession(request);
+      return ok(await licences.removeKey(auth.userId, request.params.id, ['voice-asset-pack']));
+    },
+  );
 
   /** Server action '<code>-starttrial'. */
-  app.get('/api/actions/trials/:product/starttrial', { schema: { params: productParams } }, async (request) => {
-    const auth = await app.requireSession(request);
-    return ok(await licences.startTrial(auth.userId, request.params.product));
-  });
+  app.get(
+    '/api/actions/trials/:product/starttrial',
+    { schema: { params: productParams, ...callSchemas.InvokeAction } },
+    async (request) => {
+      const auth = await app.requireSession(request);
+      return ok(await licences.startTrial(auth.userId, request.params.product));
+    },
+  );
 
   /** Server action '<code>-activate'. */
-  app.get('/api/actions/products/:product/activate', { schema: { params: productParams } }, async (request) => {
-    const auth = await app.requireSession(request);
-    return ok(await licences.confirmActivation(auth.userId, request.params.product));
-  });
+  app.get(
+    '/api/actions/products/:product/activate',
+    { schema: { params: productParams, ...callSchemas.InvokeAction } },
+    async (request) => {
+      const auth = await app.requireSession(request);
+      return ok(await licences.confirmActivation(auth.userId, request.params.product));
+    },
+  );
 };

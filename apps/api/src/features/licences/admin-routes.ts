@@ -1,4 +1,4 @@
-import { serialSchema } from '@soundid/contracts';
+import { callSchemas, serialSchema } from '@soundid/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Database } from '../../db/client';
@@ -25,8 +25,8 @@ export const licenceAdminRoutes: FastifyPluginAsyncZod<{
 }> = async (app, { licences, db, random, adminToken }) => {
   app.addHook('onRequest', requireOperator(adminToken));
 
-  app.get('/api/admin/products', async () => ({
-    Success: true,
+  app.get('/api/admin/products', { schema: callSchemas.AdminProducts }, async () => ({
+    Success: true as const,
     Result: PRODUCTS.map((p) => ({
       Code: p.code,
       ProductName: p.productName,
@@ -40,9 +40,14 @@ export const licenceAdminRoutes: FastifyPluginAsyncZod<{
 
   app.post(
     '/api/admin/issue-keys',
-    { schema: { body: z.strictObject({ product: productCode, count: z.number().int().min(1).max(1000) }) } },
+    {
+      schema: {
+        body: z.strictObject({ product: productCode, count: z.number().int().min(1).max(1000) }),
+        ...callSchemas.AdminIssueKeys,
+      },
+    },
     async (request) => ({
-      Success: true,
+      Success: true as const,
       Result: { Keys: await issueKeys(licences, db, request.body.product, request.body.count) },
     }),
   );
@@ -57,12 +62,13 @@ export const licenceAdminRoutes: FastifyPluginAsyncZod<{
           count: z.number().int().min(1).max(1000),
           shape: z.enum(UPGRADE_CODE_SHAPES).default('upg'),
         }),
+        ...callSchemas.AdminIssueUpgradeCodes,
       },
     },
     async (request) => {
       const { product, from, count, shape } = request.body;
       return {
-        Success: true,
+        Success: true as const,
         Result: { Codes: await issueUpgradeCodes(db, random, { target: product, from, count, shape }) },
       };
     },
@@ -70,7 +76,12 @@ export const licenceAdminRoutes: FastifyPluginAsyncZod<{
 
   app.post(
     '/api/admin/add-serials',
-    { schema: { body: z.strictObject({ serials: z.array(serialSchema).min(1).max(10_000) }) } },
-    async (request) => ({ Success: true, Result: await addSerials(db, request.body.serials) }),
+    {
+      schema: {
+        body: z.strictObject({ serials: z.array(serialSchema).min(1).max(10_000) }),
+        ...callSchemas.AdminAddSerials,
+      },
+    },
+    async (request) => ({ Success: true as const, Result: await addSerials(db, request.body.serials) }),
   );
 };

@@ -1,4 +1,4 @@
-import { licenceCallPaths, licenceCalls, type OfflineActivateResult } from '@soundid/contracts';
+import { callSchemas, licenceCallPaths, type OfflineActivateResult } from '@soundid/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Database } from '../../db/client';
 import type { Clock, Random } from '../../lib/clock';
@@ -36,35 +36,35 @@ export const licenceRoutes: FastifyPluginAsyncZod<LicenceRoutesOptions> = async 
 
   app.post(
     licenceCallPaths.GetAccountLicensesByProductLine,
-    { schema: { body: licenceCalls.GetAccountLicensesByProductLine } },
+    { schema: callSchemas.GetAccountLicensesByProductLine },
     async (request) => {
       const { row } = await app.requireSessionWith(request, list.readWithSession);
       return ok(list.fromSessionRow(row));
     },
   );
 
-  app.post(licenceCallPaths.RegisterKey, { schema: { body: licenceCalls.RegisterKey } }, async (request) => {
+  app.post(licenceCallPaths.RegisterKey, { schema: callSchemas.RegisterKey }, async (request) => {
     const auth = await app.requireSession(request);
     return ok(await licences.registerKey(auth.userId, request.body.key));
   });
 
-  app.post(licenceCallPaths.UpgradeKey, { schema: { body: licenceCalls.UpgradeKey } }, async (request) => {
+  app.post(licenceCallPaths.UpgradeKey, { schema: callSchemas.UpgradeKey }, async (request) => {
     const auth = await app.requireSession(request);
     return ok(await licences.upgradeKey(auth.userId, request.body.key, request.body.upgradeCode));
   });
 
-  app.post(licenceCallPaths.KeyUpgradePaths, { schema: { body: licenceCalls.KeyUpgradePaths } }, async (request) => {
+  app.post(licenceCallPaths.KeyUpgradePaths, { schema: callSchemas.KeyUpgradePaths }, async (request) => {
     const auth = await app.requireSession(request);
     return ok(await licences.keyUpgradePaths(auth.userId, request.body.key));
   });
 
-  app.post(licenceCallPaths.ClaimAdam60Day, { schema: { body: licenceCalls.ClaimAdam60Day } }, async (request) => {
+  app.post(licenceCallPaths.ClaimAdam60Day, { schema: callSchemas.ClaimAdam60Day }, async (request) => {
     const auth = await app.requireSession(request);
     return ok(await licences.claimAdam60Day(auth.userId, request.body.serial));
   });
 
   /** The offline activation panel: an .swinfo request in, a signed licence file out. */
-  app.post(licenceCallPaths.OfflineActivate, { schema: { body: licenceCalls.OfflineActivate } }, async (request) => {
+  app.post(licenceCallPaths.OfflineActivate, { schema: callSchemas.OfflineActivate }, async (request) => {
     const auth = await app.requireSession(request);
     // The spec shows the panel in development only; production offers it only when configured.
     if (!offlineActivation) throw new Fault('OfflineActivationDisabled');
@@ -101,7 +101,9 @@ export const licenceRoutes: FastifyPluginAsyncZod<LicenceRoutesOptions> = async 
   });
 
   /** Public: apps pin or fetch it to verify licence files offline. */
-  app.get(licenceCallPaths.OfflinePublicKey, async () => ok(offlineSigner().publicKey()));
+  app.get(licenceCallPaths.OfflinePublicKey, { schema: callSchemas.GetOfflinePublicKey }, async () =>
+    ok(offlineSigner().publicKey()),
+  );
 
   await app.register(actionRoutes, { licences });
   await app.register(appLicenceRoutes, { licences });

@@ -4,6 +4,8 @@ import {
   CLIENT_REPORTS_PER_MINUTE,
   clientReportSchema,
   redactUrl,
+  replies,
+  successOnlyEnvelope,
 } from '@soundid/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { Fault } from '../../lib/fault';
@@ -24,7 +26,7 @@ const REPORT_BODY_LIMIT = 2 * (CLIENT_REPORT_LIMITS.message + CLIENT_REPORT_LIMI
 export const clientReportRoutes: FastifyPluginAsyncZod<{ limiter: AttemptLimiter }> = async (app, { limiter }) => {
   app.post(
     CLIENT_REPORT_PATH,
-    { schema: { body: clientReportSchema }, bodyLimit: REPORT_BODY_LIMIT },
+    { schema: { body: clientReportSchema, response: replies(successOnlyEnvelope) }, bodyLimit: REPORT_BODY_LIMIT },
     async (request) => {
       if (await limiter.isLocked(REPORT_LIMIT, request.ip)) throw new Fault('AttemptOverLimit');
       await limiter.record(REPORT_LIMIT, request.ip);
@@ -35,7 +37,7 @@ export const clientReportRoutes: FastifyPluginAsyncZod<{ limiter: AttemptLimiter
       } else {
         request.log.info({ clientTrace: { ...client, timings: report.timings } }, 'client page-load trace');
       }
-      return { Success: true };
+      return { Success: true as const };
     },
   );
 };

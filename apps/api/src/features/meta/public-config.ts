@@ -1,13 +1,15 @@
+import type { PublicConfig } from '@soundid/contracts';
 import type { Config } from '../../config';
 import type { SocialVerifier } from '../accounts/social-verifier';
 
 /**
  * What the SPA needs to know before it renders: build target, providers, dev mode. Answered by
- * GET /api/config and written into every page the service serves (plugins/spa.ts).
+ * GET /api/config and written into every page the service serves (plugins/spa.ts). Its shape is
+ * packages/contracts' publicConfigSchema, which the SPA reads too.
  */
-export type PublicConfig = ReturnType<typeof publicConfigOf>;
+export type { PublicConfig };
 
-export function publicConfigOf(config: Config, social: Pick<SocialVerifier, 'configuredPlatforms'>) {
+export function publicConfigOf(config: Config, social: Pick<SocialVerifier, 'configuredPlatforms'>): PublicConfig {
   return {
     AppTarget: config.appTarget,
     SocialProviders: {

@@ -1,4 +1,4 @@
-import { STOREFRONT_API_VERSION } from '@soundid/contracts';
+import { callSchemas, STOREFRONT_API_VERSION } from '@soundid/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config';
 import type { DatabaseHandle } from '../../db/client';
@@ -13,15 +13,18 @@ export const metaRoutes: FastifyPluginAsyncZod<{
   /** The sandbox storefront's public settings (dev/shopify-sandbox), answered outside production without SHOPIFY_*. */
   sandboxStore: { accessToken: string; voiceAiProductIds: string[] };
 }> = async (app, { config, database, publicConfig, sandboxStore }) => {
-  app.get('/api/health', async () => ({ Success: true, Result: { Status: 'up' } }));
+  app.get('/api/health', { schema: callSchemas.Health }, async () => ({
+    Success: true as const,
+    Result: { Status: 'up' },
+  }));
 
-  app.get('/api/ready', async (_request, reply) => {
+  app.get('/api/ready', { schema: callSchemas.Ready }, async (_request, reply) => {
     const ready = await database.ping();
     if (!ready) reply.code(503);
     return ready
-      ? { Success: true, Result: { Status: 'ready', Database: database.kind } }
+      ? { Success: true as const, Result: { Status: 'ready', Database: database.kind } }
       : {
-          Success: false,
+          Success: false as const,
           Fault: {
             ExceptionName: 'ServiceUnavailable',
             ExceptionType: 50,
@@ -32,10 +35,13 @@ export const metaRoutes: FastifyPluginAsyncZod<{
         };
   });
 
-  app.get('/api/config', async () => ({ Success: true, Result: publicConfig }));
+  app.get('/api/config', { schema: callSchemas.GetPublicConfig }, async () => ({
+    Success: true as const,
+    Result: publicConfig,
+  }));
 
-  app.get('/api/accounts/features', async () => ({
-    Success: true,
+  app.get('/api/accounts/features', { schema: callSchemas.GetFeatures }, async () => ({
+    Success: true as const,
     Result: { CoProducer: config.features.coProducer },
   }));
 
@@ -44,10 +50,10 @@ export const metaRoutes: FastifyPluginAsyncZod<{
    * this service stands in (its public access token is not a secret, as with Shopify's);
    * production without SHOPIFY_* has no storefront at all (ADR 0010).
    */
-  app.get('/api/shopify/store-settings', async () => {
+  app.get('/api/shopify/store-settings', { schema: callSchemas.GetStoreSettings }, async () => {
     if (!config.shopify && config.isProduction) throw new Fault('StorefrontUnavailable');
     return {
-      Success: true,
+      Success: true as const,
       Result: config.shopify
         ? {
             StoreDomain: config.shopify.storeDomain,

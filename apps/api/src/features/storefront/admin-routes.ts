@@ -1,4 +1,4 @@
-import { emailSchema, type StorefrontOrderSummary } from '@soundid/contracts';
+import { callSchemas, emailSchema, type StorefrontOrderSummary } from '@soundid/contracts';
 import { asc, eq, inArray, or } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -23,7 +23,7 @@ export const storefrontAdminRoutes: FastifyPluginAsyncZod<{ db: Database; adminT
 
   app.get(
     '/api/admin/storefront-orders',
-    { schema: { querystring: z.object({ email: emailSchema }) } },
+    { schema: { querystring: z.object({ email: emailSchema }), ...callSchemas.AdminStorefrontOrders } },
     async (request) => {
       const email = request.query.email.toLowerCase();
       const user = await findUserByEmail(db, email);
@@ -67,7 +67,7 @@ export const storefrontAdminRoutes: FastifyPluginAsyncZod<{ db: Database; adminT
           .filter((k) => k.orderId === order.orderId)
           .map((k) => ({ Key: formatLicenseKey(k.key), RegisteredTo: k.owner, Revoked: k.revokedAt !== null })),
       }));
-      return { Success: true, Result: result };
+      return { Success: true as const, Result: result };
     },
   );
 };

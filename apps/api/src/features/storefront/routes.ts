@@ -1,3 +1,4 @@
+import { callSchemas } from '@soundid/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Database } from '../../db/client';
@@ -32,10 +33,14 @@ function shopifyWebhookRoute(orders: StorefrontOrderService) {
   return async (app: FastifyInstance) => {
     app.removeContentTypeParser('application/json');
     app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-    app.post('/api/webhooks/shopify', { bodyLimit: WEBHOOK_BODY_LIMIT }, async (request) => {
-      const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      const result = await orders.handleWebhook(deliveryFromRequest(rawBody, request.headers));
-      return { Success: true, Result: result };
-    });
+    app.post(
+      '/api/webhooks/shopify',
+      { bodyLimit: WEBHOOK_BODY_LIMIT, schema: callSchemas.ShopifyWebhook },
+      async (request) => {
+        const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        const result = await orders.handleWebhook(deliveryFromRequest(rawBody, request.headers));
+        return { Success: true as const, Result: result };
+      },
+    );
   };
 }

@@ -1,4 +1,4 @@
-import { emailSchema, type PaymentMismatchSummary } from '@soundid/contracts';
+import { callSchemas, emailSchema, type PaymentMismatchSummary } from '@soundid/contracts';
 import { desc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -36,6 +36,7 @@ export const voiceAiAdminRoutes: FastifyPluginAsyncZod<{
           /** An operator's reference (ticket id) makes a repeated grant credit once. */
           reference: z.string().trim().min(1).max(100).optional(),
         }),
+        ...callSchemas.AdminGrantTokens,
       },
     },
     async (request) => {
@@ -45,13 +46,13 @@ export const voiceAiAdminRoutes: FastifyPluginAsyncZod<{
       const sourceRef = `grant:${reference ?? random.bytes(16).toString('hex')}`;
       const credited = await ledger.credit(db, { userId: user.id, amount, cause: 'grant', sourceRef });
       return {
-        Success: true,
+        Success: true as const,
         Result: { Credited: credited, Amount: amount, TokenBalance: await ledger.balance(user.id) },
       };
     },
   );
 
-  app.get('/api/admin/payment-mismatches', async () => {
+  app.get('/api/admin/payment-mismatches', { schema: callSchemas.AdminPaymentMismatches }, async () => {
     const rows = await db
       .select({ mismatch: paymentMismatches, customer: users.email })
       .from(paymentMismatches)
@@ -69,6 +70,6 @@ export const voiceAiAdminRoutes: FastifyPluginAsyncZod<{
       ReceivedCurrency: mismatch.receivedCurrency,
       RecordedAt: mismatch.recordedAt.toISOString(),
     }));
-    return { Success: true, Result: result };
+    return { Success: true as const, Result: result };
   });
 };

@@ -1,4 +1,4 @@
-import { checkoutCalls } from '@soundid/contracts';
+import { callSchemas } from '@soundid/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { CardCheckout } from './bundles';
@@ -17,12 +17,12 @@ export const checkoutRoutes: FastifyPluginAsyncZod<{
 }> = async (app, { checkout: service, cardCheckout: checkout }) => {
   app.post(
     '/api/voiceai/PrepareTokenPurchaseCheckout',
-    { schema: { body: checkoutCalls.PrepareTokenPurchaseCheckout } },
+    { schema: callSchemas.PrepareTokenPurchaseCheckout },
     async (request) => {
       const auth = await app.requireSession(request);
       const { priceId, metadata, returnUrl } = request.body;
       return {
-        Success: true,
+        Success: true as const,
         Result: await service.prepare(auth.user, {
           priceId,
           ...(metadata && { metadata }),
@@ -32,9 +32,9 @@ export const checkoutRoutes: FastifyPluginAsyncZod<{
     },
   );
 
-  app.post('/api/voiceai/GetPaymentStatus', { schema: { body: checkoutCalls.GetPaymentStatus } }, async (request) => {
+  app.post('/api/voiceai/GetPaymentStatus', { schema: callSchemas.GetPaymentStatus }, async (request) => {
     const auth = await app.requireSession(request);
-    return { Success: true, Result: await service.paymentStatus(auth.userId, request.body.invoiceTag) };
+    return { Success: true as const, Result: await service.paymentStatus(auth.userId, request.body.invoiceTag) };
   });
 
   if (!checkout) return;
@@ -49,11 +49,15 @@ function stripeWebhookRoute(service: CheckoutService) {
   return async (app: FastifyInstance) => {
     app.removeContentTypeParser('application/json');
     app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-    app.post('/api/webhooks/stripe', { bodyLimit: WEBHOOK_BODY_LIMIT }, async (request) => {
-      const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      const signature = request.headers['stripe-signature'];
-      const result = await service.handleWebhook(rawBody, typeof signature === 'string' ? signature : undefined);
-      return { Success: true, Result: result };
-    });
+    app.post(
+      '/api/webhooks/stripe',
+      { bodyLimit: WEBHOOK_BODY_LIMIT, schema: callSchemas.StripeWebhook },
+      async (request) => {
+        const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        const signature = request.headers['stripe-signature'];
+        const result = await service.handleWebhook(rawBody, typeof signature === 'string' ? signature : undefined);
+        return { Success: true as const, Result: result };
+      },
+    );
   };
 }

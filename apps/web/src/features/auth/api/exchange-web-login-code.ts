@@ -1,4 +1,4 @@
-import { type FaultName, type LoginResult, type User, WEB_LOGIN_SWITCH_VARIABLES } from '@soundid/contracts';
+import { type FaultName, type User, WEB_LOGIN_SWITCH_VARIABLES } from '@soundid/contracts';
 import { postAccountCall } from '../../../lib/api-client';
 import { isApiError, isFault, showApiError } from '../../../lib/api-errors';
 import { reloadPage } from '../../../lib/browser-location';
@@ -10,7 +10,7 @@ import { loadSession } from './login-by-token';
 const LINK_FAULTS: FaultName[] = ['WebLoginCodeInvalid', 'WebLoginCodeUsed', 'WebLoginCodeExpired'];
 
 function exchangeWebLoginCode(code: string, confirmSwitch?: boolean): Promise<User> {
-  return postAccountCall<LoginResult, 'ExchangeWebLoginCode'>('ExchangeWebLoginCode', {
+  return postAccountCall('ExchangeWebLoginCode', {
     code,
     ...(confirmSwitch ? { confirmSwitch } : {}),
     silent: true,

@@ -1,4 +1,3 @@
-import type { LoginResult } from '@soundid/contracts';
 import { postAccountCall } from '../../../lib/api-client';
 import { setSignedInUser } from '../../../lib/session';
 import { useAction } from '../../../lib/use-action';
@@ -10,7 +9,7 @@ export interface EmailCredentials {
 
 /** The form always keeps the customer signed in (docs/requirements.md §7); faults are shown by the form. */
 export async function loginByEmail({ email, password }: EmailCredentials) {
-  const { Result } = await postAccountCall<LoginResult, 'LoginByEmail'>('LoginByEmail', {
+  const { Result } = await postAccountCall('LoginByEmail', {
     email,
     password,
     keepMeSignedIn: true,

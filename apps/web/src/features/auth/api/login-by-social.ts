@@ -1,4 +1,4 @@
-import type { LoginResult, SocialPlatform } from '@soundid/contracts';
+import type { SocialPlatform } from '@soundid/contracts';
 import { postAccountCall } from '../../../lib/api-client';
 import { setSignedInUser } from '../../../lib/session';
 import { useAction } from '../../../lib/use-action';
@@ -10,7 +10,7 @@ export interface SocialCredentials {
 
 /** Apple hands out an id token, Google and Facebook an access token (docs/requirements.md §7). */
 export async function loginBySocial({ socialPlatform, token }: SocialCredentials) {
-  const { Result } = await postAccountCall<LoginResult, 'LoginBySocial'>('LoginBySocial', {
+  const { Result } = await postAccountCall('LoginBySocial', {
     socialPlatform,
     token,
     tokenType: socialPlatform === 'Apple' ? 'id_token' : 'access_token',

@@ -1,4 +1,4 @@
-import type { LoginResult, User } from '@soundid/contracts';
+import type { User } from '@soundid/contracts';
 import { postAccountCall } from '../../../lib/api-client';
 import { setAnonymous, setSignedInUser } from '../../../lib/session';
 
@@ -7,7 +7,7 @@ import { setAnonymous, setSignedInUser } from '../../../lib/session';
  * here, not an error to show. A token from a link is never sent as the session (ADR 0029).
  */
 export async function loginByToken(): Promise<User> {
-  const { Result } = await postAccountCall<LoginResult, 'LoginByToken'>('LoginByToken', {
+  const { Result } = await postAccountCall('LoginByToken', {
     getProfile: true,
     silent: true,
   });

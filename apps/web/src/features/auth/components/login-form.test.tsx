@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { sessionStore } from '../../../lib/session';
-import { fault, mockApi, signedIn, testUser } from '../../../testing/mock-api';
+import { fault, mockApi, ok, signedIn, testUser } from '../../../testing/mock-api';
 import { renderApp } from '../../../testing/render-app';
 
 async function openLogin(path = '/login') {
@@ -73,7 +73,7 @@ describe('login form', () => {
   it('offers to resend the verification link when it expired', async () => {
     const api = mockApi({
       LoginByEmail: fault('UserLoginEmailUnverifiedAndLinkExpired'),
-      ResendVerificationEmail: { Success: true, Result: null },
+      ResendVerificationEmail: ok(),
     });
     const { user, email, password, submit } = await openLogin();
     await user.type(email, 'ada@example.com');

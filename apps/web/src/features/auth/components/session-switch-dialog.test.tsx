@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { apiErrorsStore } from '../../../lib/api-errors';
 import * as browserLocation from '../../../lib/browser-location';
 import { sessionStore } from '../../../lib/session';
+import { emptyLicenceList } from '../../../testing/licence-list';
 import { fault, mockApi, ok, signedIn, testUser } from '../../../testing/mock-api';
 import { renderApp } from '../../../testing/render-app';
 import { startWithLoginCode } from '../api/exchange-web-login-code';
@@ -20,7 +21,7 @@ const switchQuestion = fault('WebLoginSwitchUnconfirmed', {
     { Key: 'LinkEmail', Value: bob.Email },
   ],
 });
-const list = { '/api/licenses/GetAccountLicensesByProductLine': ok(null) };
+const list = { '/api/licenses/GetAccountLicensesByProductLine': ok(emptyLicenceList()) };
 
 describe('start-up with a query token', () => {
   it('exchanges it as a one-time code, and never sends it as the session (AuthToken)', async () => {

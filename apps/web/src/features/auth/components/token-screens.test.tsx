@@ -19,7 +19,7 @@ describe('verify e-mail: any other outcome', () => {
   });
 
   it('uses the query token and never exchanges it as a session', async () => {
-    const api = mockApi({ VerifyEmail: ok(), LoginByToken: signedIn(testUser) });
+    const api = mockApi({ VerifyEmail: signedIn(testUser), LoginByToken: signedIn(testUser) });
     const { router } = renderApp(`/verify-email?token=${TOKEN}`, { user: null });
     await waitFor(() => expect(router.state.location.pathname).toBe('/products'));
     expect(api.callsTo('VerifyEmail')[0]?.body).toEqual({ token: TOKEN, silent: true });

@@ -1,13 +1,13 @@
-import { type ClaimAdam60DayResult, licenceCallPaths } from '@soundid/contracts';
+import type { ClaimAdam60DayResult } from '@soundid/contracts';
 import { useMutation } from '@tanstack/react-query';
-import { apiPost } from '../../../lib/api-client';
+import { call } from '../../../lib/api-client';
 
 /**
  * Claims the 60-day trial of the ADAM Audio campaign with a monitor's serial number. Silent:
  * the form shows the claim faults (SerialNotFound, SerialAlreadyUsed) under the field.
  */
 export async function claimAdamTrial(serial: string): Promise<ClaimAdam60DayResult> {
-  const { Result } = await apiPost<ClaimAdam60DayResult>(licenceCallPaths.ClaimAdam60Day, { serial, silent: true });
+  const { Result } = await call('ClaimAdam60Day', { serial, silent: true });
   return Result;
 }
 

@@ -52,5 +52,8 @@ describe('ADAM Audio 60-day trial claim', () => {
 /** A wrong serial first, then a good one. */
 function inOrder() {
   let calls = 0;
-  return () => (calls++ === 0 ? fault('SerialNotFound') : ok());
+  return () =>
+    calls++ === 0
+      ? fault('SerialNotFound')
+      : ok({ ProductName: 'SoundIDReference', TrialEndsAt: '/Date(1767225600000)/' });
 }

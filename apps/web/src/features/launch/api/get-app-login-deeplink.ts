@@ -1,10 +1,9 @@
-import type { AppLoginDeeplinkResult } from '@soundid/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { postAccountCall } from '../../../lib/api-client';
 
 /** A one-time link that signs the desktop app in as this customer. */
 export async function getAppLoginDeeplink(): Promise<string> {
-  const { Result } = await postAccountCall<AppLoginDeeplinkResult, 'GetAppLoginDeeplink'>('GetAppLoginDeeplink', {});
+  const { Result } = await postAccountCall('GetAppLoginDeeplink', {});
   return Result.AppLoginDeeplink;
 }
 

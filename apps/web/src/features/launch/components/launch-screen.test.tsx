@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import * as browserLocation from '../../../lib/browser-location';
+import { emptyLicenceList } from '../../../testing/licence-list';
 import { mockApi, ok, testUser } from '../../../testing/mock-api';
 import { renderApp } from '../../../testing/render-app';
 
@@ -28,7 +29,7 @@ describe('launch screen (docs/requirements.md §2)', () => {
   });
 
   it('goes to soundid-reference (then products) without a deeplink or with one that is no app link', async () => {
-    mockApi({ '/api/licenses/GetAccountLicensesByProductLine': ok(null) });
+    mockApi({ '/api/licenses/GetAccountLicensesByProductLine': ok(emptyLicenceList()) });
     for (const path of ['/launch', '/launch?deeplink=https%3A%2F%2Fevil.example']) {
       const { router, unmount } = renderApp(path, { user: testUser });
       await waitFor(() => expect(router.state.location.pathname).toBe('/products'));

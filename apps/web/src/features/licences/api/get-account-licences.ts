@@ -1,14 +1,14 @@
-import { type AccountLicensesByProductLine, licenceCallPaths } from '@soundid/contracts';
+import type { AccountLicensesByProductLine } from '@soundid/contracts';
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { apiPost } from '../../../lib/api-client';
+import { call } from '../../../lib/api-client';
 
 /**
  * The customer's licences by product line. Silent: a failure is shown on the page as
  * 'Failed to fetch product list' with its code, not in the global banner.
  */
 export async function getAccountLicences(): Promise<AccountLicensesByProductLine> {
-  const { Result } = await apiPost<AccountLicensesByProductLine>(licenceCallPaths.GetAccountLicensesByProductLine, {
+  const { Result } = await call('GetAccountLicensesByProductLine', {
     silent: true,
   });
   return Result;

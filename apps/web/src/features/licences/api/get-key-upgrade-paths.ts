@@ -1,10 +1,10 @@
-import { type KeyUpgradePathsResult, licenceCallPaths } from '@soundid/contracts';
+import type { KeyUpgradePathsResult } from '@soundid/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiPost } from '../../../lib/api-client';
+import { call } from '../../../lib/api-client';
 
 /** The store upgrades that fit a licence (left side of the upgrade panel). */
 export async function getKeyUpgradePaths(key: string): Promise<KeyUpgradePathsResult> {
-  const { Result } = await apiPost<KeyUpgradePathsResult>(licenceCallPaths.KeyUpgradePaths, { key });
+  const { Result } = await call('KeyUpgradePaths', { key });
   return Result;
 }
 

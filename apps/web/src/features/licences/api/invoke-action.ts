@@ -1,6 +1,6 @@
 import type { ActionResult } from '@soundid/contracts';
 import { useMutation } from '@tanstack/react-query';
-import { apiGet } from '../../../lib/api-client';
+import { invokeActionUrl } from '../../../lib/api-client';
 
 const ACTIONS_PREFIX = '/api/actions/';
 
@@ -26,7 +26,7 @@ export interface InvokeActionInput {
  */
 export async function invokeAction({ url, silent = false }: InvokeActionInput): Promise<ActionResult> {
   if (!isActionUrl(url)) throw new Error(`Not an action URL: ${url}`);
-  const { Result } = await apiGet<ActionResult>(url, { silent });
+  const { Result } = await invokeActionUrl(url, { silent });
   return Result;
 }
 

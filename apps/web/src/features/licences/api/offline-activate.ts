@@ -1,10 +1,10 @@
-import { licenceCallPaths, type OfflineActivateResult } from '@soundid/contracts';
+import type { OfflineActivateResult } from '@soundid/contracts';
 import { useMutation } from '@tanstack/react-query';
-import { apiPost } from '../../../lib/api-client';
+import { call } from '../../../lib/api-client';
 
 /** Uploads an .swinfo request's text; the answer is the signed licence file. Faults shown by the panel. */
 export async function offlineActivate(swinfo: string): Promise<OfflineActivateResult> {
-  const { Result } = await apiPost<OfflineActivateResult>(licenceCallPaths.OfflineActivate, { swinfo, silent: true });
+  const { Result } = await call('OfflineActivate', { swinfo, silent: true });
   return Result;
 }
 

@@ -1,10 +1,10 @@
-import { licenceCallPaths, type RegisterKeyResult } from '@soundid/contracts';
+import type { RegisterKeyResult } from '@soundid/contracts';
 import { useMutation } from '@tanstack/react-query';
-import { apiPost } from '../../../lib/api-client';
+import { call } from '../../../lib/api-client';
 
 /** KeyOwnedByAnotherUser is handled by the screen (a popup); other faults reach the banner. */
 export async function registerKey(key: string): Promise<RegisterKeyResult> {
-  const { Result } = await apiPost<RegisterKeyResult>(licenceCallPaths.RegisterKey, { key });
+  const { Result } = await call('RegisterKey', { key });
   return Result;
 }
 

@@ -1,6 +1,6 @@
-import { licenceCallPaths, type UpgradeKeyResult } from '@soundid/contracts';
+import type { UpgradeKeyResult } from '@soundid/contracts';
 import { useMutation } from '@tanstack/react-query';
-import { apiPost } from '../../../lib/api-client';
+import { call } from '../../../lib/api-client';
 
 export interface UpgradeKeyInput {
   /** The licence's FormattedKey as listed (masked); the service resolves it among the caller's keys. */
@@ -10,7 +10,7 @@ export interface UpgradeKeyInput {
 
 /** UpgradeCodeIncompatibility is handled by the panel (a popup); other faults also reach the banner. */
 export async function upgradeKey({ key, upgradeCode }: UpgradeKeyInput): Promise<UpgradeKeyResult> {
-  const { Result } = await apiPost<UpgradeKeyResult>(licenceCallPaths.UpgradeKey, {
+  const { Result } = await call('UpgradeKey', {
     key,
     upgradeCode: upgradeCode.trim(),
   });

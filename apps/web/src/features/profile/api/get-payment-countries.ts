@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { postAccountCall } from '../../../lib/api-client';
 
 export async function getPaymentCountries(): Promise<Country[]> {
-  const { Result } = await postAccountCall<Country[], 'GetPaymentCountries'>('GetPaymentCountries', {});
+  const { Result } = await postAccountCall('GetPaymentCountries', {});
   return Result;
 }
 

@@ -3,7 +3,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import { postAccountCall } from '../../../lib/api-client';
 
 export async function getSessions(): Promise<ActiveSession[]> {
-  const { Result } = await postAccountCall<ActiveSession[], 'GetSessions'>('GetSessions', {});
+  const { Result } = await postAccountCall('GetSessions', {});
   return Result;
 }
 

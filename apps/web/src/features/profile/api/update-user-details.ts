@@ -4,10 +4,9 @@ import { postAccountCall } from '../../../lib/api-client';
 import { updateProfile } from '../../../lib/session';
 
 export async function updateUserDetails(address: Address): Promise<Profile> {
-  const { Result } = await postAccountCall<{ User: { Profile: Profile } }, 'UpdateUserDetails'>(
-    'UpdateUserDetails',
-    address,
-  );
+  const { Result } = await postAccountCall('UpdateUserDetails', address);
+  // The service always answers with the saved profile (it is null only when a sign-in asked for none).
+  if (!Result.User.Profile) throw new Error('UpdateUserDetails answered without the profile');
   return Result.User.Profile;
 }
 

@@ -1,16 +1,16 @@
 import type { PagedResult, PurchaseHistoryEntry, UsageHistoryEntry } from '@soundid/contracts';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { apiPost } from '../../../lib/api-client';
+import { call } from '../../../lib/api-client';
 
 export type HistoryTab = 'purchase' | 'usage';
 
 export async function getPurchaseHistory(page: number): Promise<PagedResult<PurchaseHistoryEntry>> {
-  const { Result } = await apiPost<PagedResult<PurchaseHistoryEntry>>('/api/voiceai/GetPurchaseHistory', { page });
+  const { Result } = await call('GetPurchaseHistory', { page });
   return Result;
 }
 
 export async function getActionHistory(page: number): Promise<PagedResult<UsageHistoryEntry>> {
-  const { Result } = await apiPost<PagedResult<UsageHistoryEntry>>('/api/voiceai/GetActionHistory', { page });
+  const { Result } = await call('GetActionHistory', { page });
   return Result;
 }
 

@@ -1,11 +1,7 @@
 import type { PaymentStatusResult } from '@soundid/contracts';
-import { apiPost } from '../../../lib/api-client';
+import { call } from '../../../lib/api-client';
 
 export async function getPaymentStatus(invoiceTag: string): Promise<PaymentStatusResult> {
-  const { Result } = await apiPost<PaymentStatusResult>(
-    '/api/voiceai/GetPaymentStatus',
-    { invoiceTag, silent: true },
-    { paymentsEnv: true },
-  );
+  const { Result } = await call('GetPaymentStatus', { invoiceTag, silent: true }, { paymentsEnv: true });
   return Result;
 }

@@ -1,9 +1,9 @@
 import type { VoiceAiProductList } from '@soundid/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiPost } from '../../../lib/api-client';
+import { call } from '../../../lib/api-client';
 
 export async function getProducts(): Promise<VoiceAiProductList> {
-  const { Result } = await apiPost<VoiceAiProductList>('/api/voiceai/GetProducts', {});
+  const { Result } = await call('GetProducts', {});
   return Result;
 }
 

@@ -1,10 +1,10 @@
 import type { SandboxCheckoutSessionResult } from '@soundid/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { apiPost } from '../../../lib/api-client';
+import { call } from '../../../lib/api-client';
 
 /** The sandbox session behind a client secret; a failure is the checkout screen's to show. */
 export async function getSandboxCheckoutSession(clientSecret: string): Promise<SandboxCheckoutSessionResult> {
-  const { Result } = await apiPost<SandboxCheckoutSessionResult>('/api/sandbox/checkout/session', {
+  const { Result } = await call('SandboxCheckoutSession', {
     clientSecret,
     silent: true,
   });

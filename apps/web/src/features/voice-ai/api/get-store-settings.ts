@@ -1,10 +1,10 @@
 import type { StoreSettings } from '@soundid/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiGet } from '../../../lib/api-client';
+import { call } from '../../../lib/api-client';
 
 export async function getStoreSettings(): Promise<StoreSettings> {
   // The perpetual card says when the price cannot be shown: no banner.
-  const { Result } = await apiGet<StoreSettings>('/api/shopify/store-settings', { silent: true });
+  const { Result } = await call('GetStoreSettings', { silent: true });
   return Result;
 }
 

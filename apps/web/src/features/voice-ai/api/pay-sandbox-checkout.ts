@@ -1,6 +1,6 @@
 import type { SandboxCheckoutPayResult } from '@soundid/contracts';
 import { useMutation } from '@tanstack/react-query';
-import { apiPost } from '../../../lib/api-client';
+import { call } from '../../../lib/api-client';
 
 export interface SandboxCard {
   cardNumber: string;
@@ -10,7 +10,7 @@ export interface SandboxCard {
 
 /** Declines and invalid cards are answered on the form itself: silent. */
 export async function paySandboxCheckout(clientSecret: string, card: SandboxCard): Promise<SandboxCheckoutPayResult> {
-  const { Result } = await apiPost<SandboxCheckoutPayResult>('/api/sandbox/checkout/pay', {
+  const { Result } = await call('SandboxCheckoutPay', {
     clientSecret,
     ...card,
     silent: true,

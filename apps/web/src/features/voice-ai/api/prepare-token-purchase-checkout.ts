@@ -1,6 +1,6 @@
 import type { KeyValue, PrepareTokenPurchaseCheckoutResult } from '@soundid/contracts';
 import { useMutation } from '@tanstack/react-query';
-import { apiPost } from '../../../lib/api-client';
+import { call } from '../../../lib/api-client';
 
 export interface PrepareCheckoutRequest {
   priceId: string;
@@ -13,8 +13,8 @@ export interface PrepareCheckoutRequest {
 export async function prepareTokenPurchaseCheckout(
   request: PrepareCheckoutRequest,
 ): Promise<PrepareTokenPurchaseCheckoutResult> {
-  const { Result } = await apiPost<PrepareTokenPurchaseCheckoutResult>(
-    '/api/voiceai/PrepareTokenPurchaseCheckout',
+  const { Result } = await call(
+    'PrepareTokenPurchaseCheckout',
     {
       priceId: request.priceId,
       metadata: request.metadata,

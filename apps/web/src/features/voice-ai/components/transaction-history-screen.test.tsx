@@ -15,7 +15,7 @@ describe('transaction history', () => {
   it('shows purchases first, with the spec columns and dates, and pages through them', async () => {
     const api = mockApi({
       '/api/voiceai/GetPurchaseHistory': (call) =>
-        ok({ PageItems: [lot(call.body.page === 2 ? 2000 : 1000)], PageNumber: call.body.page, PageCount: 12 }),
+        ok({ PageItems: [lot(call.body.page === 2 ? 2000 : 1000)], PageNumber: Number(call.body.page), PageCount: 12 }),
     });
     const { user } = renderApp('/products/transactions', { user: testUser });
     expect(await screen.findByRole('heading', { level: 1, name: 'Transaction history' })).toBeInTheDocument();
@@ -67,7 +67,7 @@ describe('transaction history', () => {
     const api = mockApi({
       '/api/voiceai/GetPurchaseHistory': async (call) => {
         if (call.body.page === 2) await new Promise<void>((resolve) => (release = resolve));
-        return ok({ PageItems: [lot(1000)], PageNumber: call.body.page, PageCount: 5 });
+        return ok({ PageItems: [lot(1000)], PageNumber: Number(call.body.page), PageCount: 5 });
       },
     });
     const { user } = renderApp('/products/transactions', { user: testUser });

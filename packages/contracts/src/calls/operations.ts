@@ -1,0 +1,469 @@
+import { z } from 'zod';
+import { CLIENT_REPORT_PATH } from '../client-reports';
+import { publicConfigSchema } from '../public-config';
+import { shopifyWebhookResultSchema, storefrontOrderSummarySchema } from '../storefront';
+import {
+  accountCalls,
+  accountResults,
+  appAccountCalls,
+  appAccountResults,
+  featuresResultSchema,
+  storeSettingsSchema,
+  userSchema,
+} from './accounts';
+import { checkoutCalls, checkoutResults, paymentMismatchSummarySchema, stripeWebhookResultSchema } from './checkout';
+import {
+  type Replies,
+  type ResultEnvelope,
+  replies,
+  resultEnvelope,
+  type SignInEnvelope,
+  signInEnvelope,
+} from './envelope';
+import {
+  actionResultSchema,
+  appLicenceCalls,
+  appLicenceResults,
+  licenceCalls,
+  licenceResults,
+  offlinePublicKeyResultSchema,
+} from './licences';
+import { voiceAiCalls, voiceAiResults } from './voice-ai';
+
+/**
+ * Results of the calls that are not the portal's: probes, public configuration, operators,
+ * webhooks and the dev mailbox (docs/api.md, Typed results).
+ */
+export const healthResultSchema = z.object({ Status: z.string() });
+export const readyResultSchema = z.object({ Status: z.string(), Database: z.string() });
+
+export const adminUserResultSchema = userSchema.extend({
+  CreatedAt: z.string(),
+  ActiveSessions: z.number(),
+  SocialProviders: z.array(z.string()),
+});
+export const adminMetricsResultSchema = z.object({
+  HeapUsedBytes: z.number(),
+  RssBytes: z.number(),
+  Collected: z.boolean(),
+  UptimeSeconds: z.number(),
+  Database: z.object({ Kind: z.string(), Connections: z.unknown() }),
+});
+export const grantTokensResultSchema = z.object({
+  Credited: z.boolean(),
+  Amount: z.number(),
+  TokenBalance: z.number(),
+});
+export const adminProductSchema = z.object({
+  Code: z.string(),
+  ProductName: z.string(),
+  DisplayName: z.string(),
+  Line: z.string(),
+  Kind: z.string(),
+  InstancesMax: z.number(),
+  TrialDays: z.number().nullable(),
+});
+export const devMailSchema = z.object({
+  To: z.string(),
+  Subject: z.string(),
+  Text: z.string(),
+  Html: z.string(),
+  Links: z.array(z.string()),
+  CreatedAt: z.string(),
+});
+
+export const operationResults = {
+  Health: healthResultSchema,
+  Ready: readyResultSchema,
+  GetPublicConfig: publicConfigSchema,
+  GetFeatures: featuresResultSchema,
+  GetStoreSettings: storeSettingsSchema,
+  GetOfflinePublicKey: offlinePublicKeyResultSchema,
+  InvokeAction: actionResultSchema,
+  AdminUser: adminUserResultSchema,
+  AdminMetrics: adminMetricsResultSchema,
+  AdminGrantTokens: grantTokensResultSchema,
+  AdminPaymentMismatches: z.array(paymentMismatchSummarySchema),
+  AdminProducts: z.array(adminProductSchema),
+  AdminIssueKeys: z.object({ Keys: z.array(z.string()) }),
+  AdminIssueUpgradeCodes: z.object({ Codes: z.array(z.string()) }),
+  AdminAddSerials: z.object({ Added: z.number(), AlreadyPresent: z.number() }),
+  AdminStorefrontOrders: z.array(storefrontOrderSummarySchema),
+  StripeWebhook: stripeWebhookResultSchema,
+  ShopifyWebhook: shopifyWebhookResultSchema,
+  DevMail: z.array(devMailSchema),
+} as const;
+
+/** Every call's result by its name: the one map the service's schemas and the SPA's client read. */
+export const callResults = {
+  ...accountResults,
+  ...appAccountResults,
+  ...licenceResults,
+  ...appLicenceResults,
+  ...voiceAiResults,
+  ...checkoutResults,
+  ...operationResults,
+} as const;
+export type CallName = keyof typeof callResults;
+export type CallResult<N extends CallName> = z.output<(typeof callResults)[N]>;
+
+/**
+ * How a call is signed in, for the OpenAPI document: the customer's session (AuthToken header,
+ * or the session cookie with the Software header), only AuthToken (desktop apps), either or
+ * none, the operator's bearer token, a webhook signature, or nothing.
+ */
+export type CallAuth = 'session' | 'app' | 'optional' | 'operator' | 'signature' | 'none';
+
+export interface CallRoute {
+  method: 'GET' | 'POST';
+  /** The path; an action's (`InvokeAction`) is the one in the button, under /api/actions/. */
+  path: string;
+  auth: CallAuth;
+  summary: string;
+}
+
+const account = (summary: string, auth: CallAuth = 'session') => ({ auth, summary });
+
+/** The API contract's paths (docs/api.md) and a line on each call, by the call's name. */
+const accountRouteInfo = {
+  LoginByEmail: account('Sign in with e-mail and password', 'none'),
+  LoginByToken: account('Who is signed in (the session of the cookie or AuthToken)'),
+  LoginBySocial: account('Sign in with a Google, Apple or Facebook token', 'none'),
+  Logout: account('End the session and clear the cookie', 'optional'),
+  GetAppLoginDeeplink: account('A deeplink that signs the desktop app in'),
+  ExchangeWebLoginCode: account("Sign the browser in with a desktop app's portal link", 'optional'),
+  UpdateUserDetails: account("Save the customer's address"),
+  register: account('Create an account', 'none'),
+  InitiatePasswordReset: account('Mail a password reset link', 'none'),
+  PasswordReset: account("Choose a new password with a reset link's token", 'none'),
+  DeleteAccountConfirm: account("Delete the account with a deletion mail's token", 'none'),
+  VerifyEmail: account('Verify the e-mail address and sign in', 'none'),
+  VerifyEmailChange: account('Confirm a new e-mail address', 'none'),
+  ResendVerificationEmailForToken: account('Mail a new verification link for an expired one', 'none'),
+  ResendVerificationEmail: account('Mail a new verification link', 'none'),
+  GetPaymentCountries: account('The countries of the address form', 'none'),
+  GetOrUpdateProfile: account("The signed-in customer's profile"),
+  ChangePassword: account('Change the password'),
+  ChangeEmail: account('Ask to change the e-mail address (a confirmation mail)'),
+  DeleteAccount: account('Ask to delete the account (a confirmation mail)'),
+  GetSessions: account("The customer's signed-in sessions"),
+  EndOtherSessions: account('Sign out every other session'),
+} as const satisfies Record<keyof typeof accountResults, Omit<CallRoute, 'method' | 'path'>>;
+
+export const callRoutes = {
+  ...(Object.fromEntries(
+    Object.entries(accountRouteInfo).map(([name, info]) => [
+      name,
+      { method: 'POST', path: `/api/accounts/${name}`, ...info },
+    ]),
+  ) as {
+    [N in keyof typeof accountRouteInfo]: (typeof accountRouteInfo)[N] & { method: 'POST'; path: `/api/accounts/${N}` };
+  }),
+  CreateWebLoginCode: {
+    method: 'POST',
+    path: '/api/apps/CreateWebLoginCode',
+    auth: 'app',
+    summary: 'A portal link that opens the browser signed in as the customer',
+  },
+  ExchangeLoginToken: {
+    method: 'POST',
+    path: '/api/apps/ExchangeLoginToken',
+    auth: 'none',
+    summary: "Sign a desktop app in with the login deeplink's one-time token",
+  },
+  GetAccountLicensesByProductLine: {
+    method: 'POST',
+    path: '/api/licenses/GetAccountLicensesByProductLine',
+    auth: 'session',
+    summary: "The customer's licences and devices by product line",
+  },
+  RegisterKey: {
+    method: 'POST',
+    path: '/api/accounts/RegisterKey',
+    auth: 'session',
+    summary: 'Register a licence key',
+  },
+  UpgradeKey: { method: 'POST', path: '/api/accounts/UpgradeKey', auth: 'session', summary: 'Upgrade a licence key' },
+  KeyUpgradePaths: {
+    method: 'POST',
+    path: '/api/accounts/KeyUpgradePaths',
+    auth: 'session',
+    summary: "Where a key's upgrades are sold",
+  },
+  ClaimAdam60Day: {
+    method: 'POST',
+    path: '/api/accounts/Campaign/ClaimAdam60Day',
+    auth: 'session',
+    summary: "Claim a campaign's 60-day trial with a serial",
+  },
+  OfflineActivate: {
+    method: 'POST',
+    path: '/api/licenses/OfflineActivate',
+    auth: 'session',
+    summary: 'A signed licence file for an offline machine',
+  },
+  GetOfflinePublicKey: {
+    method: 'GET',
+    path: '/api/licenses/offline-public-key',
+    auth: 'none',
+    summary: 'The public key that verifies offline licence files',
+  },
+  ActivateDevice: { method: 'POST', path: '/api/apps/ActivateDevice', auth: 'session', summary: 'Activate a machine' },
+  DeactivateDevice: {
+    method: 'POST',
+    path: '/api/apps/DeactivateDevice',
+    auth: 'session',
+    summary: 'Deactivate a machine',
+  },
+  CheckLicense: {
+    method: 'POST',
+    path: '/api/apps/CheckLicense',
+    auth: 'session',
+    summary: 'Whether a machine is licensed',
+  },
+  GetProducts: {
+    method: 'POST',
+    path: '/api/voiceai/GetProducts',
+    auth: 'session',
+    summary: 'What the voice AI buy page offers',
+  },
+  GetPurchaseHistory: {
+    method: 'POST',
+    path: '/api/voiceai/GetPurchaseHistory',
+    auth: 'session',
+    summary: 'A page of token purchases',
+  },
+  GetActionHistory: {
+    method: 'POST',
+    path: '/api/voiceai/GetActionHistory',
+    auth: 'session',
+    summary: 'A page of token usage',
+  },
+  ConsumeTokens: { method: 'POST', path: '/api/apps/ConsumeTokens', auth: 'session', summary: 'Spend voice AI tokens' },
+  PrepareTokenPurchaseCheckout: {
+    method: 'POST',
+    path: '/api/voiceai/PrepareTokenPurchaseCheckout',
+    auth: 'session',
+    summary: 'Start the card checkout of a token bundle',
+  },
+  GetPaymentStatus: {
+    method: 'POST',
+    path: '/api/voiceai/GetPaymentStatus',
+    auth: 'session',
+    summary: "A checkout's payment status",
+  },
+  SandboxCheckoutSession: {
+    method: 'POST',
+    path: '/api/sandbox/checkout/session',
+    auth: 'none',
+    summary: 'Sandbox: the checkout session of a client secret',
+  },
+  SandboxCheckoutPay: {
+    method: 'POST',
+    path: '/api/sandbox/checkout/pay',
+    auth: 'none',
+    summary: 'Sandbox: pay a checkout session with a test card',
+  },
+  SandboxCheckoutRefund: {
+    method: 'POST',
+    path: '/api/sandbox/checkout/refund',
+    auth: 'operator',
+    summary: 'Sandbox: refund a paid checkout session',
+  },
+  Health: { method: 'GET', path: '/api/health', auth: 'none', summary: 'The process is up' },
+  Ready: { method: 'GET', path: '/api/ready', auth: 'none', summary: 'The database is reachable' },
+  GetPublicConfig: {
+    method: 'GET',
+    path: '/api/config',
+    auth: 'none',
+    summary: 'What the browser may know about this deployment',
+  },
+  GetFeatures: { method: 'GET', path: '/api/accounts/features', auth: 'none', summary: 'Feature flags' },
+  GetStoreSettings: {
+    method: 'GET',
+    path: '/api/shopify/store-settings',
+    auth: 'none',
+    summary: 'The storefront the buy page talks to',
+  },
+  InvokeAction: {
+    method: 'GET',
+    path: '/api/actions/',
+    auth: 'session',
+    summary: "An action button's GET URL",
+  },
+  AdminUser: { method: 'GET', path: '/api/admin/user', auth: 'operator', summary: 'Operator: a customer' },
+  AdminMetrics: {
+    method: 'GET',
+    path: '/api/admin/metrics',
+    auth: 'operator',
+    summary: 'Operator: memory and connections',
+  },
+  AdminGrantTokens: {
+    method: 'POST',
+    path: '/api/admin/grant-tokens',
+    auth: 'operator',
+    summary: 'Operator: grant voice AI tokens',
+  },
+  AdminPaymentMismatches: {
+    method: 'GET',
+    path: '/api/admin/payment-mismatches',
+    auth: 'operator',
+    summary: 'Operator: payments that did not match their checkout',
+  },
+  AdminProducts: { method: 'GET', path: '/api/admin/products', auth: 'operator', summary: 'Operator: the catalogue' },
+  AdminIssueKeys: { method: 'POST', path: '/api/admin/issue-keys', auth: 'operator', summary: 'Operator: issue keys' },
+  AdminIssueUpgradeCodes: {
+    method: 'POST',
+    path: '/api/admin/issue-upgrade-codes',
+    auth: 'operator',
+    summary: 'Operator: issue upgrade codes',
+  },
+  AdminAddSerials: {
+    method: 'POST',
+    path: '/api/admin/add-serials',
+    auth: 'operator',
+    summary: 'Operator: add campaign serials',
+  },
+  AdminStorefrontOrders: {
+    method: 'GET',
+    path: '/api/admin/storefront-orders',
+    auth: 'operator',
+    summary: "Operator: a customer's storefront orders",
+  },
+  StripeWebhook: {
+    method: 'POST',
+    path: '/api/webhooks/stripe',
+    auth: 'signature',
+    summary: "Stripe's events (signed)",
+  },
+  ShopifyWebhook: {
+    method: 'POST',
+    path: '/api/webhooks/shopify',
+    auth: 'signature',
+    summary: "Shopify's order events (signed)",
+  },
+  DevMail: {
+    method: 'GET',
+    path: '/api/dev/mail',
+    auth: 'none',
+    summary: 'Development: the mails sent, newest first',
+  },
+} as const satisfies Record<CallName, CallRoute>;
+
+/**
+ * Operations that are no call of the SPA's client: the error-report collector (no Result) and
+ * each GET action URL (all answer InvokeAction's result), by the route's path.
+ */
+export const otherOperations: Record<string, { name: string; auth: CallAuth; summary: string }> = {
+  [`POST ${CLIENT_REPORT_PATH}`]: {
+    name: 'ReportClientError',
+    auth: 'none',
+    summary: "The browser's error reports and traces",
+  },
+  'GET /api/actions/devices/:id/deactivate': {
+    name: 'DeactivateDeviceAction',
+    auth: 'session',
+    summary: 'Deactivate a device (action button)',
+  },
+  'GET /api/actions/licenses/:id/remove': {
+    name: 'RemoveLicenseAction',
+    auth: 'session',
+    summary: 'Remove a licence key (action button)',
+  },
+  'GET /api/actions/voice-ai/perpetual/:id/remove': {
+    name: 'RemovePerpetualAction',
+    auth: 'session',
+    summary: 'Remove the voice AI perpetual licence (action button)',
+  },
+  'GET /api/actions/voice-ai/asset-packs/:id/remove': {
+    name: 'RemoveAssetPackAction',
+    auth: 'session',
+    summary: 'Remove an expansion pack (action button)',
+  },
+  'GET /api/actions/trials/:product/starttrial': {
+    name: 'StartTrialAction',
+    auth: 'session',
+    summary: 'Start a trial (server action)',
+  },
+  'GET /api/actions/products/:product/activate': {
+    name: 'ConfirmActivationAction',
+    auth: 'session',
+    summary: 'Confirm an activation (server action)',
+  },
+};
+
+/** The operation at a method and route path (`/api/x/:id`), for the OpenAPI document. */
+export function operationAt(
+  method: string,
+  url: string,
+): { name: string; auth: CallAuth; summary: string } | undefined {
+  const other = otherOperations[`${method} ${url}`];
+  if (other) return other;
+  for (const [name, route] of Object.entries(callRoutes) as [CallName, CallRoute][]) {
+    if (route.method === method && route.path === url) return { name, auth: route.auth, summary: route.summary };
+  }
+  return undefined;
+}
+
+/** The calls whose answer carries `Token` beside `Result` for API clients (docs/api.md). */
+export const SIGN_IN_CALLS = [
+  'LoginByEmail',
+  'LoginBySocial',
+  'LoginByToken',
+  'ExchangeWebLoginCode',
+  'VerifyEmail',
+  'ExchangeLoginToken',
+] as const satisfies readonly CallName[];
+type SignInCall = (typeof SIGN_IN_CALLS)[number];
+
+type SuccessEnvelope<N extends CallName> = N extends SignInCall
+  ? SignInEnvelope<(typeof callResults)[N]>
+  : ResultEnvelope<(typeof callResults)[N]>;
+
+/** The calls that answer 201 Created. */
+type CreatedCall = 'register';
+
+export type CallReplies<N extends CallName> = Replies<SuccessEnvelope<N>, N extends CreatedCall ? 201 : 200>;
+
+/** Each call's `schema.response` for the service's routes: its envelope, and the Fault envelope for 4xx and 5xx. */
+export const callReplies = Object.fromEntries(
+  (Object.keys(callResults) as CallName[]).map((name) => {
+    const result = callResults[name];
+    const envelope = (SIGN_IN_CALLS as readonly string[]).includes(name)
+      ? signInEnvelope(result)
+      : resultEnvelope(result);
+    return [name, replies(envelope, name === 'register' ? 201 : 200)];
+  }),
+) as unknown as { [N in CallName]: CallReplies<N> };
+
+/** The whole success answer of a call, as the SPA's client reads it. */
+export type CallEnvelope<N extends CallName> = z.output<SuccessEnvelope<N>>;
+
+/** Every call's body by its name (the calls that take one). */
+export const callBodies = {
+  ...accountCalls,
+  ...appAccountCalls,
+  ...licenceCalls,
+  ...appLicenceCalls,
+  ...voiceAiCalls,
+  ...checkoutCalls,
+} as const;
+type CallBodies = typeof callBodies;
+export type CallBodyName = keyof CallBodies & CallName;
+export type CallBody<N extends CallBodyName> = z.input<CallBodies[N]>;
+
+/**
+ * A route's whole `schema` for a call: its body (when it takes one) and callReplies' answers.
+ * Routes with a query string spread it beside theirs.
+ */
+export type CallSchema<N extends CallName> = N extends CallBodyName
+  ? { body: CallBodies[N]; response: CallReplies<N> }
+  : { response: CallReplies<N> };
+export const callSchemas = Object.fromEntries(
+  (Object.keys(callResults) as CallName[]).map((name) => [
+    name,
+    name in callBodies
+      ? { body: callBodies[name as CallBodyName], response: callReplies[name] }
+      : { response: callReplies[name] },
+  ]),
+) as unknown as { [N in CallName]: CallSchema<N> };
