@@ -153,7 +153,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     tokens: new ActionTokenService(clock, random),
     limiter,
     abuse: new AbuseLimits(limiter, config.abuseLimits),
-    hashing: options.hashing ?? sharedHashing(config.hashingThreads),
+    hashing: options.hashing ?? sharedHashing(config.hashingThreads, config.passwordHashCost),
     mailer,
     social,
     publicUrl: config.publicUrl,

@@ -73,6 +73,7 @@ async function main(): Promise<void> {
         clock: systemClock,
         random: systemRandom,
         appScheme: config.appLoginScheme,
+        passwordHashCost: config.passwordHashCost,
       });
   app = await buildApp({ config, database, serverFactory: gate.serverFactory });
   await app.ready();

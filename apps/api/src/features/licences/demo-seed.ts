@@ -3,7 +3,7 @@ import type { Database } from '../../db/client';
 import { devices, licenseKeys } from '../../db/licences-schema';
 import { users } from '../../db/schema';
 import { addDays, type Clock, type Random } from '../../lib/clock';
-import { hashPassword } from '../accounts/passwords';
+import { hashPassword, type PasswordHashCost } from '../accounts/passwords';
 import { isUniqueViolation } from '../accounts/users-repo';
 import { formatLicenseKey } from './codes';
 import { addSerials, issueUpgradeCodes } from './issuance';
@@ -23,6 +23,8 @@ export async function seedDemoData(deps: {
   clock: Clock;
   random: Random;
   appScheme: string;
+  /** The service's PASSWORD_HASH_COST, so that the demo customer's first sign-in keeps its hash. */
+  passwordHashCost?: PasswordHashCost;
 }): Promise<string[] | undefined> {
   const { db, clock, random } = deps;
   const [existing] = await db.select({ n: count() }).from(users);
@@ -30,7 +32,7 @@ export async function seedDemoData(deps: {
 
   const licences = new LicenceService(deps);
   const password = `demo-${random.bytes(9).toString('base64url')}`;
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashPassword(password, deps.passwordHashCost);
   const now = clock.now();
 
   const seeding = db.transaction(async (tx) => {
