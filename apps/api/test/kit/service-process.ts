@@ -1,60 +1,88 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import { freePort } from './ports';
 
 /**
- * The real service as a child process on a PostgreSQL database or the embedded PGlite, for the
- * suites that kill it, cut it off, run two of it or expect it to refuse (faults, scale-out), and
- * the throwaway databases they use.
+ * The real service (or another server script) as a child process, for the suites that kill it,
+ * cut it off, run two of it or expect it to refuse (faults, scale-out), the browser suite and the
+ * benchmarks (ADR 0035). It imports nothing of the service, so the web workspace can use it.
  */
-const serverEntry = fileURLToPath(new URL('../src/server.ts', import.meta.url));
+export const repoRoot = fileURLToPath(new URL('../../../..', import.meta.url));
+export const serviceEntry = path.join(repoRoot, 'apps/api/src/server.ts');
+
+/**
+ * What every test start-up of the service adds outside production: allowances out of the way of
+ * suites that sign up many customers from 127.0.0.1 (ADR 0031's limits are tested on their own)
+ * and argon2's cheapest cost (PASSWORD_HASH_COST, ADR 0035), which production refuses.
+ */
+export const TEST_SERVICE_ENV: Record<string, string> = {
+  SIGNUP_LIMIT_PER_CLIENT: '100000',
+  SIGNUP_LIMIT_TOTAL: '100000',
+  MAIL_LIMIT_PER_MAILBOX: '100000',
+  PASSWORD_HASH_COST: 'test',
+};
 
 export interface ServiceProcess {
   url: string;
   child: ChildProcess;
+  /** What it printed so far (stdout and stderr). */
+  output(): string;
   /** SIGKILL: no shutdown hook runs, in-flight requests and transactions are cut where they are. */
   kill(): Promise<void>;
+  /** SIGTERM, SIGKILL when it has not exited within 10 s; removes the DATA_DIR the kit made. */
   stop(): Promise<void>;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
+export interface ProcessOptions {
+  /** The server script (from the repository root); the service by default. */
+  script?: string;
+  /** On top of the inherited environment and the kit's PORT, HOST, PUBLIC_URL and DATA_DIR. */
+  env?: Record<string, string>;
+  /** Answers 200 once the process is ready. */
+  readyPath?: string;
+  /** The host name in `url` and PUBLIC_URL (the browser suite uses localhost). */
+  hostname?: string;
+  nodeArgs?: string[];
+  /** Also print its stderr (the benchmarks show the service's warnings). */
+  echoStderr?: boolean;
+  timeoutMs?: number;
 }
 
 /**
- * Starts the service and waits until /api/ready answers: on the PostgreSQL database given, or
- * (undefined) on the embedded PGlite in env.DATA_DIR (a fresh directory when unset). env.PORT
- * picks the port (a free one otherwise).
+ * Starts a server script and waits until `readyPath` answers. env.PORT picks the port (a free
+ * one otherwise); env.DATA_DIR the embedded database's directory (a fresh one otherwise).
  */
-export async function startService(
-  databaseUrl: string | undefined,
-  env: Record<string, string>,
-): Promise<ServiceProcess> {
-  const { child, url, output } = await spawnService(databaseUrl, env);
+export async function startProcess(options: ProcessOptions = {}): Promise<ServiceProcess> {
+  const { readyPath = '/api/ready', timeoutMs = 60_000 } = options;
+  const spawned = await spawnProcess(options);
+  const { child, url, output } = spawned;
   const exited = new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) resolve();
     else child.once('exit', () => resolve());
   });
   const signal = async (name: NodeJS.Signals) => {
-    child.kill(name);
+    if (child.exitCode === null && child.signalCode === null) child.kill(name);
     await exited;
   };
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error(`service exited with code ${child.exitCode}:\n${output()}`);
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), 10_000);
+    });
+    if ((await Promise.race([exited, late])) === 'late') await signal('SIGKILL');
+    clearTimeout(timer);
+    spawned.removeDataDir();
+  };
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${url} exited with code ${child.exitCode}:\n${output()}`);
     try {
-      if ((await fetch(`${url}/api/ready`)).ok) {
-        return { url, child, kill: () => signal('SIGKILL'), stop: () => signal('SIGTERM') };
+      if ((await fetch(`${url}${readyPath}`)).ok) {
+        return { url, child, output, kill: () => signal('SIGKILL'), stop };
       }
     } catch {
       // not listening yet
@@ -62,7 +90,17 @@ export async function startService(
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   await signal('SIGKILL');
-  throw new Error(`service did not start:\n${output()}`);
+  spawned.removeDataDir();
+  throw new Error(`${url}${readyPath} did not answer within ${timeoutMs} ms:\n${output().slice(-4000)}`);
+}
+
+/**
+ * Starts the service for a test and waits until /api/ready answers: on the PostgreSQL database
+ * given, or (undefined) on the embedded PGlite in env.DATA_DIR (a fresh directory when unset),
+ * with TEST_SERVICE_ENV unless env.NODE_ENV is production.
+ */
+export function startService(databaseUrl: string | undefined, env: Record<string, string>): Promise<ServiceProcess> {
+  return startProcess({ env: testServiceEnv(databaseUrl, env) });
 }
 
 /**
@@ -74,7 +112,7 @@ export async function startRefusedService(
   env: Record<string, string>,
   timeoutMs = 60_000,
 ): Promise<{ code: number | null; output: string }> {
-  const { child, output } = await spawnService(databaseUrl, env);
+  const { child, output, removeDataDir } = await spawnProcess({ env: testServiceEnv(databaseUrl, env) });
   const code = await new Promise<number | null>((resolve) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -85,28 +123,33 @@ export async function startRefusedService(
       resolve(exitCode);
     });
   });
+  removeDataDir();
   return { code, output: output() };
 }
 
-async function spawnService(
-  databaseUrl: string | undefined,
-  env: Record<string, string>,
-): Promise<{ child: ChildProcess; url: string; output(): string }> {
+function testServiceEnv(databaseUrl: string | undefined, env: Record<string, string>): Record<string, string> {
+  return {
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: databaseUrl ?? '',
+    ...(env.NODE_ENV === 'production' ? {} : TEST_SERVICE_ENV),
+    ...env,
+  };
+}
+
+async function spawnProcess(options: ProcessOptions) {
+  const env = options.env ?? {};
   const port = env.PORT ? Number(env.PORT) : await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
+  const url = `http://${options.hostname ?? '127.0.0.1'}:${port}`;
+  const ownDataDir = env.DATA_DIR ? undefined : mkdtempSync(path.join(tmpdir(), 'soundid-service-'));
+  const script = options.script ? path.resolve(repoRoot, options.script) : serviceEntry;
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', script], {
+    cwd: repoRoot,
     env: {
       ...process.env,
-      NODE_ENV: 'development',
       HOST: '127.0.0.1',
       PUBLIC_URL: url,
-      DATABASE_URL: databaseUrl ?? '',
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'soundid-service-')),
-      LOG_LEVEL: 'silent',
-      // Suites sign up many customers from 127.0.0.1 (ADR 0031's limits are tested elsewhere).
-      SIGNUP_LIMIT_PER_CLIENT: '100000',
-      SIGNUP_LIMIT_TOTAL: '100000',
-      MAIL_LIMIT_PER_MAILBOX: '100000',
+      ...(ownDataDir ? { DATA_DIR: ownDataDir } : {}),
       ...env,
       PORT: String(port),
     },
@@ -114,71 +157,16 @@ async function spawnService(
   });
   const chunks: string[] = [];
   child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => chunks.push(chunk.toString()));
-  return { child, url, output: () => chunks.join('') };
-}
-
-/** A database of its own on the TEST_DATABASE_URL server, dropped (with its connections) after. */
-export async function scratchDatabase(
-  serverUrl: string,
-  prefix: string,
-): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `${prefix}_${randomBytes(5).toString('hex')}`;
-  const run = async (statement: string) => {
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    try {
-      await admin.query(statement);
-    } finally {
-      await admin.end();
-    }
-  };
-  await run(`create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => run(`drop database if exists ${name} with (force)`) };
-}
-
-/** POSTs JSON to a running service. */
-export const postJson = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(body),
+  child.stderr?.on('data', (chunk: Buffer) => {
+    chunks.push(chunk.toString());
+    if (options.echoStderr) process.stderr.write(chunk);
   });
-
-/** Signs up through the running service, opens the mailed link, and returns a session token. */
-export async function signUpThrough(base: string, email: string, password: string): Promise<string> {
-  await postJson(`${base}/api/accounts/register`, { email, password });
-  const mail = (await (await fetch(`${base}/api/dev/mail?to=${encodeURIComponent(email)}`)).json()) as {
-    Result: { Links: string[] }[];
+  return {
+    child,
+    url,
+    output: () => chunks.join(''),
+    removeDataDir: () => {
+      if (ownDataDir) rmSync(ownDataDir, { recursive: true, force: true });
+    },
   };
-  const verified = await postJson(`${base}/api/accounts/VerifyEmail`, {
-    token: mail.Result[0]?.Links[0]?.split('/').pop(),
-  });
-  return ((await verified.json()) as { Token: string }).Token;
-}
-
-/**
- * Runs a suite's clean-up steps in order, each given `limitMs`: a step that fails or outlasts its
- * limit is reported by name and the rest still run, so one stuck close neither hides which step
- * it was nor leaves the scratch database behind (a CI run once timed out the whole hook unnamed).
- */
-export async function tearDown(steps: Record<string, () => Promise<unknown> | undefined>, limitMs = 10_000) {
-  const problems: string[] = [];
-  for (const [name, step] of Object.entries(steps)) {
-    let timer: NodeJS.Timeout | undefined;
-    const limit = new Promise<'late'>((resolve) => {
-      timer = setTimeout(() => resolve('late'), limitMs);
-    });
-    try {
-      if ((await Promise.race([Promise.resolve(step()), limit])) === 'late')
-        problems.push(`${name}: over ${limitMs} ms`);
-    } catch (error) {
-      problems.push(`${name}: ${(error as Error).message}`);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-  if (problems.length > 0) console.warn(`clean-up steps that did not finish: ${problems.join('; ')}`);
 }

@@ -1,8 +1,8 @@
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deriveSandboxWebhookSecret, sandboxSessionIdOf } from '../../src/integrations/stripe/sandbox-provider';
+import { postJson, type ServiceProcess, scratchDatabase, signUpThrough, startService } from '../kit';
 import { PAID_1K, paidSessionEvent } from '../payment-webhooks';
-import { postJson, type ServiceProcess, scratchDatabase, signUpThrough, startService } from '../service-process';
 
 /**
  * Two service processes on one PostgreSQL, on different ports: what one replica records

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, freshSession, PASSWORD } from '../../../test/accounts-flow';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { createTestApp, type TestApp } from '../../../test/kit/test-app';
 import { users } from '../../db/schema';
 
 interface Received {
