@@ -21,7 +21,8 @@ describe('register', () => {
   });
 
   it('refuses an address that already has an account', async () => {
-    const res = await t.call('/api/accounts/register', { email: 'ann@example.com', password: PASSWORD });
+    await t.call('/api/accounts/register', { email: 'abe@example.com', password: PASSWORD });
+    const res = await t.call('/api/accounts/register', { email: 'Abe@Example.com', password: PASSWORD });
     expect(res.statusCode).toBe(409);
     expect(faultOf(res)).toBe('UserAlreadyRegistered');
   });
