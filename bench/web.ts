@@ -1,7 +1,7 @@
 /**
  * `npm run bench:web`: Lighthouse (mobile preset: simulated slow 4G, 4x CPU slowdown, phone
  * screen) against the service as `npm start` runs it, on /login signed out and /products as the
- * demo customer, 3 runs each, medians against issue 6's bars. Writes its section of
+ * demo customer, 3 runs each, medians against the front-end bars of ADR 0020 and 0024. Writes its section of
  * docs/benchmarks.md (between the bench:web markers) and prints the same. Not part of `npm test`.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
@@ -19,7 +19,7 @@ const DOCS = path.join(repoRoot, 'docs', 'benchmarks.md');
 const START = '<!-- bench:web:start -->';
 const END = '<!-- bench:web:end -->';
 
-/** Issue 6, figure 4. */
+/** The front-end bars (ADR 0020, ADR 0024: Lighthouse score, LCP, TBT, CLS on the mobile preset). */
 const BARS = { score: 95, lcpMs: 1500, tbtMs: 100, cls: 0.02 };
 
 interface Sample {

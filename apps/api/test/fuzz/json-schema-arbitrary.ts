@@ -33,7 +33,7 @@ export interface JsonSchema {
   nullable?: boolean;
 }
 
-/** Arrays longer than this are not generated: a bounded run should not issue 10,000 serials. */
+/** Arrays longer than this are not generated: a bounded run should not ask for 10,000 serials. */
 const MAX_ARRAY_ITEMS = 8;
 
 /**
