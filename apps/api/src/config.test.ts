@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { freePort, startRefusedService } from '../test/service-process';
+import { freePort, startRefusedService } from '../test/kit';
 import { ConfigError, loadConfig } from './config';
 import { estimatedSecretBits, secretWeakness } from './lib/secret-strength';
 
@@ -150,6 +150,15 @@ describe('production refuses unsafe configuration (ADR 0027)', () => {
     expect(loadConfig({ DATA_DIR: dataDir(), ...stripe, ...shopify, [name]: value })).toBeDefined();
   });
 
+  it("refuses PASSWORD_HASH_COST=test, the test runs' cheap argon2id, naming the variable (ADR 0035)", () => {
+    expect(refusal({ ...production, PASSWORD_HASH_COST: 'test' })).toMatch(/PASSWORD_HASH_COST: must be production/);
+    expect(loadConfig({ ...production, DATA_DIR: dataDir() }).passwordHashCost).toBe('production');
+    expect(loadConfig({ ...production, DATA_DIR: dataDir(), PASSWORD_HASH_COST: 'production' })).toBeDefined();
+    // Outside production the test harnesses set it; anything but the two names is refused.
+    expect(loadConfig({ DATA_DIR: dataDir(), PASSWORD_HASH_COST: 'test' }).passwordHashCost).toBe('test');
+    expect(() => loadConfig({ DATA_DIR: dataDir(), PASSWORD_HASH_COST: 'cheap' })).toThrow(/PASSWORD_HASH_COST/);
+  });
+
   it('refuses ADMIN_TOKEN equal to SESSION_SECRET: one leak must not open both (ASVS 13.3.2)', () => {
     const message = refusal({ ...production, ADMIN_TOKEN: production.SESSION_SECRET });
     expect(message).toMatch(/ADMIN_TOKEN: must differ from SESSION_SECRET/);
@@ -177,8 +186,10 @@ describe('production refuses unsafe configuration (ADR 0027)', () => {
       PUBLIC_URL: 'http://my.soundid.example',
       SESSION_SECRET: 'a'.repeat(32),
       ADMIN_TOKEN: 'a'.repeat(24),
+      PASSWORD_HASH_COST: 'test',
     });
     expect(started.code).toBe(1);
+    expect(started.output).toMatch(/PASSWORD_HASH_COST: must be production in production/);
     expect(started.output).toMatch(/PUBLIC_URL: must be https:\/\/ in production/);
     expect(started.output).toMatch(/SESSION_SECRET: uses only 1 distinct characters/);
     expect(started.output).toMatch(/ADMIN_TOKEN: uses only 1 distinct characters/);

@@ -10,6 +10,7 @@ import {
   SIGNUP_MAX_TOTAL,
 } from '@soundid/contracts';
 import { z } from 'zod';
+import type { PasswordHashCost } from './features/accounts/passwords';
 import { secretWeakness } from './lib/secret-strength';
 
 /**
@@ -137,6 +138,11 @@ const envSchema = z
         .regex(/^[1-9]\d{0,2}$/, { message: 'must be a whole number from 1' })
         .optional(),
     ),
+    /**
+     * Argon2id parameters: production (OWASP's minimum) unless a test harness asks for argon2's
+     * cheapest; refused in production (ADR 0035).
+     */
+    PASSWORD_HASH_COST: z.enum(['production', 'test']).default('production'),
     APP_LOGIN_SCHEME: z
       .string()
       .regex(/^[a-z][a-z0-9+.-]*$/)
@@ -191,6 +197,13 @@ const envSchema = z
         });
       }
     }
+    if (env.PASSWORD_HASH_COST !== 'production') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PASSWORD_HASH_COST'],
+        message: 'must be production in production: the test cost is far below OWASP minimum for argon2id',
+      });
+    }
     if (env.ADMIN_TOKEN && env.ADMIN_TOKEN === env.SESSION_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['ADMIN_TOKEN'], message: 'must differ from SESSION_SECRET' });
     }
@@ -228,6 +241,8 @@ export interface Config {
   appLoginScheme: string;
   /** Threads hashing passwords at once (ADR 0028). */
   hashingThreads: number;
+  /** Argon2id parameters: `test` (argon2's cheapest) only outside production (ADR 0035). */
+  passwordHashCost: PasswordHashCost;
   features: { coProducer: boolean };
   social: {
     google?: { clientId: string; jwksUrl?: string; tokenInfoUrl?: string };
@@ -279,6 +294,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     redirectTargets: env.REDIRECT_TARGETS,
     appLoginScheme: env.APP_LOGIN_SCHEME,
     hashingThreads: env.HASHING_THREADS ? Number(env.HASHING_THREADS) : defaultHashingThreads(),
+    passwordHashCost: env.PASSWORD_HASH_COST,
     features: { coProducer: env.FEATURE_CO_PRODUCER },
     offlineLicenseSigningKey: env.OFFLINE_LICENSE_SIGNING_KEY,
     offlineActivation:

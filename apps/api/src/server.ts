@@ -75,6 +75,7 @@ async function main(): Promise<void> {
         clock: systemClock,
         random: systemRandom,
         licences: composed.services.licences,
+        passwordHashCost: config.passwordHashCost,
       });
   await app.ready();
   if (closing) return;

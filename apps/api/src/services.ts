@@ -104,7 +104,7 @@ export function createServices(options: ServiceOptions): Services {
     tokens: new ActionTokenService(clock, random),
     limiter,
     abuse: new AbuseLimits(limiter, config.abuseLimits),
-    hashing: options.hashing ?? sharedHashing(config.hashingThreads),
+    hashing: options.hashing ?? sharedHashing(config.hashingThreads, config.passwordHashCost),
     mailer,
     social,
     publicUrl: config.publicUrl,

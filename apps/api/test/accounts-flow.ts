@@ -1,5 +1,5 @@
 import { findUserByEmail } from '../src/features/accounts/users-repo';
-import type { TestApp } from './test-app';
+import type { TestApp } from './kit/test-app';
 
 export const PASSWORD = 'correct horse battery';
 

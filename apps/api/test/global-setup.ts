@@ -5,9 +5,9 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
-import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { migrationsFolder, openDatabase } from '../src/db/client';
+import { adminQuery } from './kit/databases';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -52,14 +52,4 @@ async function postgresTemplate(project: TestProject) {
   await handle.close();
   project.provide('postgresTemplate', name);
   return async () => adminQuery(serverUrl, `drop database if exists ${name} with (force)`);
-}
-
-async function adminQuery(serverUrl: string, statement: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    await admin.query(statement);
-  } finally {
-    await admin.end();
-  }
 }

@@ -1,5 +1,11 @@
 import { defaultHashingThreads } from '../src/config';
-import { type HashingBackend, PasswordHashing, workerPool } from '../src/features/accounts/passwords';
+import {
+  argon2Params,
+  type HashingBackend,
+  type PasswordHashCost,
+  PasswordHashing,
+  workerPool,
+} from '../src/features/accounts/passwords';
 
 export interface ObservableHashing {
   /** For `createTestApp(env, { hashing })`. */
@@ -17,8 +23,12 @@ export interface ObservableHashing {
  * the door: a test sees how many password checks a burst cost, and can fire more requests
  * while the first ones are still being checked.
  */
-export function observableHashing(options: { threads?: number; maxWaiting?: number } = {}): ObservableHashing {
-  const pool = workerPool(defaultHashingThreads());
+export function observableHashing(
+  options: { threads?: number; maxWaiting?: number; cost?: PasswordHashCost } = {},
+): ObservableHashing {
+  // The test apps' cost (PASSWORD_HASH_COST=test), so that a sign-in never rehashes.
+  const params = argon2Params(options.cost ?? 'test');
+  const pool = workerPool(defaultHashingThreads(), params);
   let verifies = 0;
   let gate: Promise<void> | undefined;
   let openGate: () => void = () => {};
@@ -31,7 +41,7 @@ export function observableHashing(options: { threads?: number; maxWaiting?: numb
     },
   };
   // Wide enough by default that admission never limits a test that is about the lockout.
-  const hashing = new PasswordHashing(backend, options.threads ?? 128, options.maxWaiting ?? 128);
+  const hashing = new PasswordHashing(backend, options.threads ?? 128, options.maxWaiting ?? 128, params);
   return {
     hashing,
     get verifies() {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import Stripe from 'stripe';
-import type { TestApp } from './test-app';
+import type { TestApp } from './kit/test-app';
 
 /** A Stripe event around an object, as Stripe sends it. */
 export function stripeEvent(id: string, type: string, object: Record<string, unknown>, createdAt: Date) {

@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { appStarted } from './browser';
 
 export interface DevMail {
   To: string;
@@ -52,6 +53,7 @@ export async function createVerifiedAccount(baseUrl: string, label: string) {
   return { email, password };
 }
 
+/** Signs in through the login screen: for the specs of signing in itself (journeys, keyboard, first paint). */
 export async function logIn(page: Page, email: string, password: string, path = '/login'): Promise<void> {
   await page.goto(path);
   await page.getByLabel('Email').fill(email);
@@ -81,4 +83,41 @@ export async function apiResult<T>(baseUrl: string, path: string, body: unknown,
   const answer = (await response.json()) as { Success: boolean; Result: T; Fault?: { ExceptionName: string } };
   if (!answer.Success) throw new Error(`${path} failed: ${answer.Fault?.ExceptionName}`);
   return answer.Result;
+}
+
+/**
+ * The session cookie the service sets when the web app signs a customer in (LoginByEmail with
+ * the web app's Software header), as { name, value }.
+ */
+export async function sessionCookie(
+  baseUrl: string,
+  account: { email: string; password: string },
+): Promise<{ name: string; value: string }> {
+  const response = await fetch(`${baseUrl}/api/accounts/LoginByEmail`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', Software: 'MySoundID-Web/1.0' },
+    body: JSON.stringify({ email: account.email, password: account.password, keepMeSignedIn: true }),
+  });
+  const [pair = ''] = (response.headers.getSetCookie()[0] ?? '').split(';');
+  const separator = pair.indexOf('=');
+  if (separator < 1) throw new Error(`sign-in of ${account.email} failed: ${response.status}`);
+  return { name: pair.slice(0, separator), value: pair.slice(separator + 1) };
+}
+
+/**
+ * Signs the page's browser context in by setting the session cookie made through the service,
+ * opens `path` and waits until the app runs on it (the service sends the page rendered, and its
+ * buttons do nothing before that): the specs of other screens skip the login screen, which the
+ * journey specs test (docs/decisions/0035-test-kit.md).
+ */
+export async function signInByCookie(
+  page: Page,
+  baseUrl: string,
+  account: { email: string; password: string },
+  path: string,
+): Promise<void> {
+  const { name, value } = await sessionCookie(baseUrl, account);
+  await page.context().addCookies([{ name, value, url: baseUrl, httpOnly: true, sameSite: 'Lax' }]);
+  await page.goto(path);
+  await appStarted(page);
 }

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { apiToken, createVerifiedAccount, logIn } from './accounts';
+import { apiToken, createVerifiedAccount, signInByCookie } from './accounts';
 import { appStarted, DESKTOP, MOBILE, useBrowser } from './browser';
 import { adminPost, issueKeys, issueUpgradeCode, registerKey } from './licences';
 
@@ -21,7 +21,7 @@ describe('the finish customers see', () => {
   }
 
   async function openUpgradePanel(page: Page, account: { email: string; password: string }) {
-    await logIn(page, account.email, account.password, '/login?nextUrl=%2Fproducts%23upgrade-Reference4Headphone');
+    await signInByCookie(page, base, account, '/products#upgrade-Reference4Headphone');
     const panel = page.getByRole('region', { name: 'Upgrade Reference 4 Headphone Edition' });
     await panel.waitFor();
     await appStarted(page);
@@ -72,7 +72,7 @@ describe('the finish customers see', () => {
     const keys = await issueKeys(base, 'sid-reference', 2);
     for (const [index, viewport] of [DESKTOP, MOBILE].entries()) {
       const page = await browser.newPage(viewport);
-      await logIn(page, account.email, account.password, '/login?nextUrl=%2Fadd-license');
+      await signInByCookie(page, base, account, '/add-license');
       await page.waitForURL('**/add-license');
       await appStarted(page);
       await page.getByLabel('License activation key').fill(keys[index] as string);
@@ -92,7 +92,7 @@ describe('the finish customers see', () => {
   it('at 360 px: keys never break mid-key, history rows show every column, tabs stay on one line', async () => {
     const demo = browser.demoAccount;
     const page = await browser.newPage(MOBILE);
-    await logIn(page, demo.email, demo.password, '/login?nextUrl=%2Fproducts');
+    await signInByCookie(page, base, demo, '/products');
     await page.getByRole('heading', { level: 2, name: 'SoundID VoiceAI' }).waitFor();
     await page.getByRole('button', { name: 'Explore and manage preset expansion packs' }).click();
     const keys = page.locator('.licence-key');
@@ -106,7 +106,7 @@ describe('the finish customers see', () => {
     const buyer = await createVerifiedAccount(base, 'finish-history');
     await adminPost(base, 'grant-tokens', { email: buyer.email, amount: 2000 });
     const history = await browser.newPage(MOBILE);
-    await logIn(history, buyer.email, buyer.password, '/login?nextUrl=%2Fproducts%2Ftransactions');
+    await signInByCookie(history, base, buyer, '/products/transactions');
     await history.getByRole('cell', { name: '2,000' }).first().waitFor();
     const tabHeights = async () =>
       history.getByRole('tab').evaluateAll((tabs) => tabs.map((tab) => tab.getBoundingClientRect().height));
@@ -129,7 +129,7 @@ describe('the finish customers see', () => {
   it('at 360 px the mobile menu shows the e-mail as typed; the offline toggle matches its neighbours', async () => {
     const account = await createVerifiedAccount(base, 'finish-menu');
     const page = await browser.newPage(MOBILE);
-    await logIn(page, account.email, account.password, '/login?nextUrl=%2Fproducts');
+    await signInByCookie(page, base, account, '/products');
     await page.getByRole('heading', { level: 1, name: 'Licenses & Devices' }).waitFor();
     await appStarted(page);
     await page.getByRole('button', { name: 'Open menu' }).click();
@@ -138,7 +138,7 @@ describe('the finish customers see', () => {
     expect(await heading.evaluate((element) => getComputedStyle(element).textTransform)).toBe('none');
 
     const desktop = await browser.newPage(DESKTOP);
-    await logIn(desktop, account.email, account.password, '/login?nextUrl=%2Fproducts');
+    await signInByCookie(desktop, base, account, '/products');
     const offline = desktop.getByRole('button', { name: 'Offline activation' });
     await offline.waitFor();
     const download = desktop.locator('.licence-section__header').getByRole('link', { name: 'Download' });

@@ -1,7 +1,7 @@
 import { CLIENT_REPORT_PATH } from '@soundid/contracts';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { createVerifiedAccount } from './accounts';
+import { createVerifiedAccount, sessionCookie } from './accounts';
 import { useBrowser } from './browser';
 
 /**
@@ -132,22 +132,14 @@ describe('screens before the app has started', () => {
   });
 
   /** The session cookie (`name=value`) of a customer signed in through the API. */
-  async function sessionCookie(email: string, password: string): Promise<string> {
-    const response = await fetch(`${browser.baseUrl}/api/accounts/LoginByEmail`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', Software: 'MySoundID-Web/1.0' },
-      body: JSON.stringify({ email, password, keepMeSignedIn: true }),
-    });
-    const cookie = (response.headers.getSetCookie()[0] ?? '').split(';')[0] ?? '';
-    if (!cookie.includes('=')) throw new Error(`sign-in of ${email} failed: ${response.status}`);
-    return cookie;
+  async function cookieHeader(email: string, password: string): Promise<string> {
+    const { name, value } = await sessionCookie(browser.baseUrl, { email, password });
+    return `${name}=${value}`;
   }
 
   /** A context signed in as the demo customer, with script on or off. */
   async function signedInContext(javaScriptEnabled: boolean) {
-    const [name = '', value = ''] = (
-      await sessionCookie(browser.demoAccount.email, browser.demoAccount.password)
-    ).split('=');
+    const { name, value } = await sessionCookie(browser.baseUrl, browser.demoAccount);
     const page = await browser.newPage();
     const context = await page.context().browser()?.newContext({ baseURL: browser.baseUrl, javaScriptEnabled });
     if (!context) throw new Error('no browser');
@@ -160,9 +152,9 @@ describe('screens before the app has started', () => {
     const customers = [
       {
         email: browser.demoAccount.email,
-        cookie: await sessionCookie(browser.demoAccount.email, browser.demoAccount.password),
+        cookie: await cookieHeader(browser.demoAccount.email, browser.demoAccount.password),
       },
-      { email: other.email, cookie: await sessionCookie(other.email, other.password) },
+      { email: other.email, cookie: await cookieHeader(other.email, other.password) },
     ];
     const pages = await Promise.all(
       Array.from({ length: 40 }, async (_, i) => {

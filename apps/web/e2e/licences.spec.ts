@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createVerifiedAccount, logIn } from './accounts';
+import { createVerifiedAccount, signInByCookie } from './accounts';
 import { expectAccessible, type MOBILE, useBrowser } from './browser';
 import { adminPost, apiToken, appSimulator, issueKeys, issueUpgradeCode, registerKey } from './licences';
 
@@ -20,7 +20,7 @@ describe('Licenses & Devices', () => {
 
   async function openProducts(email: string, password: string, viewport?: typeof MOBILE) {
     const page = await browser.newPage(viewport);
-    await logIn(page, email, password, '/login?nextUrl=%2Fproducts');
+    await signInByCookie(page, base, { email, password }, '/products');
     await page.getByRole('heading', { level: 2, name: 'SoundID Reference' }).waitFor();
     return page;
   }

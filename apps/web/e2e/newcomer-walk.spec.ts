@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createVerifiedAccount, logIn } from './accounts';
+import { createVerifiedAccount, logIn, signInByCookie } from './accounts';
 import { MOBILE, useBrowser } from './browser';
 import { adminCli, appSimulator } from './licences';
 
@@ -46,7 +46,7 @@ describe('newcomer walk: licences and devices', () => {
     expect(key).toMatch(/^[A-Z0-9]{6}-[A-Z0-9]{6}-[A-Z0-9]{6}-[A-Z0-9]{6}$/);
 
     const page = await browser.newPage(MOBILE);
-    await logIn(page, account.email, account.password, '/login?nextUrl=%2Fproducts');
+    await signInByCookie(page, base, account, '/products');
     await page.getByRole('link', { name: 'Register a new license' }).click();
     await page.getByLabel('License activation key').fill(key);
     await page.getByRole('button', { name: 'Register key' }).click();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createVerifiedAccount, logIn } from './accounts';
+import { createVerifiedAccount, signInByCookie } from './accounts';
 import { appStarted, DESKTOP, expectAccessible, MOBILE, useBrowser } from './browser';
 
 /** The screens the journey does not pass through, checked with axe-core at both widths. */
@@ -26,7 +26,7 @@ describe('screens are accessible', () => {
   it('signed-in screens: profile on mobile, add license, campaign claim', async () => {
     const account = await createVerifiedAccount(browser.baseUrl, 'a11y');
     const page = await browser.newPage(MOBILE);
-    await logIn(page, account.email, account.password, '/login?nextUrl=%2Fprofile');
+    await signInByCookie(page, browser.baseUrl, account, '/profile');
     await page.waitForURL('**/profile');
     await page.getByRole('region', { name: 'Password' }).waitFor();
     await expectAccessible(page, 'profile-mobile');
@@ -48,7 +48,7 @@ describe('screens are accessible', () => {
     const demo = browser.demoAccount;
     for (const viewport of [DESKTOP, MOBILE]) {
       const page = await browser.newPage(viewport);
-      await logIn(page, demo.email, demo.password, '/login?nextUrl=%2Fproducts');
+      await signInByCookie(page, browser.baseUrl, demo, '/products');
       await page.getByRole('heading', { level: 2, name: 'SoundID VoiceAI' }).waitFor();
       await page.getByRole('button', { name: 'Explore and manage preset expansion packs' }).click();
       await page.getByRole('button', { name: '2 of 3 devices activated' }).click();
@@ -78,7 +78,7 @@ describe('screens are accessible', () => {
   it('the buy page and the sandbox checkout pass axe at desktop and mobile width', async () => {
     const account = await createVerifiedAccount(browser.baseUrl, 'buy-a11y');
     const page = await browser.newPage();
-    await logIn(page, account.email, account.password, '/login?nextUrl=%2Fproducts%2Fvoice-ai');
+    await signInByCookie(page, browser.baseUrl, account, '/products/voice-ai');
     await page.getByRole('heading', { level: 1, name: 'Choose Perpetual or Pay-as-you-go' }).waitFor();
     await page.getByRole('button', { name: 'Start 7-day free trial' }).waitFor();
     // The storefront answers with the price, or the card says it cannot: either way it has settled.

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
-import { afterAll, describe, expect, it } from 'vitest';
-import { createVerifiedAccount, logIn } from './accounts';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { createVerifiedAccount, signInByCookie } from './accounts';
 import { repoRoot } from './api-server';
 import { useBrowser } from './browser';
 import { adminCli } from './licences';
@@ -32,7 +32,7 @@ async function appSimulator(baseUrl: string, ...args: string[]): Promise<string>
 }
 
 async function openBuyPage(page: Page, email: string, password: string): Promise<void> {
-  await logIn(page, email, password, '/login?nextUrl=%2Fproducts%2Fvoice-ai');
+  await signInByCookie(page, inject('baseUrl'), { email, password }, '/products/voice-ai');
   await page.getByRole('heading', { level: 1, name: 'Choose Perpetual or Pay-as-you-go' }).waitFor();
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createVerifiedAccount, logIn } from './accounts';
+import { createVerifiedAccount, signInByCookie } from './accounts';
 import { E2E_ADMIN_TOKEN } from './api-server';
 import { expectAccessible, useBrowser } from './browser';
 
@@ -34,7 +34,7 @@ describe('voice AI transaction history', () => {
     expect(spend.Result).toEqual({ TokensSpent: 120, TokenBalance: 880 });
 
     const page = await browser.newPage();
-    await logIn(page, account.email, account.password, '/login?nextUrl=%2Fproducts%2Ftransactions');
+    await signInByCookie(page, base, account, '/products/transactions');
     await page.getByRole('heading', { level: 1, name: 'Transaction history' }).waitFor();
     const purchases = page.getByRole('table');
     await purchases.getByRole('cell', { name: '1,000' }).waitFor();

@@ -1,6 +1,6 @@
 import { asc, desc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDatabase } from '../../test/test-database';
+import { openTestDatabase } from '../../test/kit/test-database';
 import type { DatabaseHandle } from './client';
 import { jsonRows } from './json-rows';
 import { devices, licences } from './licences-schema';

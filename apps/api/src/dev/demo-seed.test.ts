@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/test-app';
+import { createTestApp, type TestApp } from '../../test/kit/test-app';
 import { licenceList } from '../features/licences/test-helpers';
 import { systemRandom } from '../lib/clock';
 import { DEMO_EMAIL, seedDemoData } from './demo-seed';

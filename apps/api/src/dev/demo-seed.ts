@@ -2,7 +2,7 @@ import { count, eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { devices, licenseKeys } from '../db/licences-schema';
 import { users } from '../db/schema';
-import { hashPassword } from '../features/accounts/passwords';
+import { hashPassword, type PasswordHashCost } from '../features/accounts/passwords';
 import { isUniqueViolation } from '../features/accounts/users-repo';
 import { formatLicenseKey } from '../features/licences/codes';
 import { addSerials, issueUpgradeCodes } from '../features/licences/issuance';
@@ -23,13 +23,15 @@ export async function seedDemoData(deps: {
   clock: Clock;
   random: Random;
   licences: Pick<LicenceService, 'insertKey'>;
+  /** The service's PASSWORD_HASH_COST, so that the demo customer's first sign-in keeps its hash. */
+  passwordHashCost?: PasswordHashCost;
 }): Promise<string[] | undefined> {
   const { db, clock, random, licences } = deps;
   const [existing] = await db.select({ n: count() }).from(users);
   if ((existing?.n ?? 0) > 0) return undefined;
 
   const password = `demo-${random.bytes(9).toString('base64url')}`;
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashPassword(password, deps.passwordHashCost);
   const now = clock.now();
 
   const seeding = db.transaction(async (tx) => {

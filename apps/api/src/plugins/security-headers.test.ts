@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/test-app';
+import { createTestApp, type TestApp } from '../../test/kit/test-app';
 
 /** The CSP lets Stripe.js and the storefront in exactly when they are configured. */
 function directives(csp: string): Record<string, string[]> {

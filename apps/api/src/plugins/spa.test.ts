@@ -1,7 +1,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpVerified } from '../../test/accounts-flow';
-import { createTestApp, fakeWebDist, type TestApp } from '../../test/test-app';
+import { createTestApp, fakeWebDist, type TestApp } from '../../test/kit/test-app';
 
 let t: TestApp;
 beforeAll(async () => {

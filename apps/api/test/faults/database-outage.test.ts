@@ -2,12 +2,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { type DatabaseHandle, openDatabase } from '../../src/db/client';
 import { PASSWORD } from '../accounts-flow';
-import { scratchDatabase, tearDown } from '../service-process';
+import { scratchDatabase, tearDown } from '../kit';
 import { TcpCutter } from './tcp-cutter';
 
 /**
@@ -29,7 +29,8 @@ describe.runIf(runs)('database outage', () => {
   let app: Awaited<ReturnType<typeof buildApp>>;
 
   beforeAll(async () => {
-    scratch = await scratchDatabase(serverUrl as string, 'soundid_outage');
+    // A copy of the run's migrated template (test/global-setup.ts): migrate() below is a no-op.
+    scratch = await scratchDatabase(serverUrl as string, 'soundid_outage', inject('postgresTemplate'));
     const target = new URL(serverUrl as string);
     cutter = new TcpCutter(target.hostname, Number(target.port || 5432));
     await cutter.start();
@@ -45,6 +46,7 @@ describe.runIf(runs)('database outage', () => {
       SESSION_SECRET: 'outage-session-secret-0123456789abcdef0123',
       ADMIN_TOKEN,
       WEB_DIST_DIR: path.join(tmpdir(), 'no-spa-here'),
+      PASSWORD_HASH_COST: 'test',
     });
     app = await buildApp({ config, database, logger: false });
   });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LOCK_FILE_NAME } from '../../src/lib/data-dir-lock';
-import { freePort, postJson, type ServiceProcess, startRefusedService, startService } from '../service-process';
+import { freePort, postJson, type ServiceProcess, startRefusedService, startService } from '../kit';
 
 /**
  * The embedded database belongs to one process (ADR 0027): real service processes on one

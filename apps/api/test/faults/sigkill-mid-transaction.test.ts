@@ -2,8 +2,8 @@ import pg from 'pg';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deriveSandboxWebhookSecret, sandboxSessionIdOf } from '../../src/dev/stripe-sandbox/provider';
+import { postJson, type ServiceProcess, scratchDatabase, signUpThrough, startService } from '../kit';
 import { PAID_1K, paidSessionEvent } from '../payment-webhooks';
-import { postJson, type ServiceProcess, scratchDatabase, signUpThrough, startService } from '../service-process';
 
 /**
  * The service killed (SIGKILL) in the middle of a payment webhook and of a device activation,

@@ -1,12 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  postJson as post,
-  type ServiceProcess,
-  scratchDatabase,
-  signUpThrough,
-  startService,
-} from '../service-process';
+import { postJson as post, type ServiceProcess, scratchDatabase, signUpThrough, startService } from '../kit';
 
 /**
  * The service killed (SIGKILL) in the middle of token spending, then restarted: no partial

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../src/db/schema';
 import { activate, adminCall, licenceList, ownKey } from '../../src/features/licences/test-helpers';
 import { freshSession, signUpVerified } from '../accounts-flow';
-import { createTestApp, type TestApp } from '../test-app';
+import { createTestApp, type TestApp } from '../kit/test-app';
 import { type ApiRoute, assertWellFormed, discoverRoutes, fillPath, routeLabel } from './api-routes';
 import { arbitraryFromJsonSchema, type JsonSchema } from './json-schema-arbitrary';
 

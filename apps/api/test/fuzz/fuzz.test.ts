@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminCall, issueKey, issueUpgradeCode, ownKey } from '../../src/features/licences/test-helpers';
 import { freshSession, signUpVerified } from '../accounts-flow';
-import { ADMIN_TOKEN, createTestApp, type TestApp } from '../test-app';
+import { ADMIN_TOKEN, createTestApp, type TestApp } from '../kit/test-app';
 import { type ApiRoute, assertWellFormed, discoverRoutes, fillPath, routeLabel } from './api-routes';
 import { arbitraryFromJsonSchema, type JsonSchema, type Samples } from './json-schema-arbitrary';
 

@@ -1,8 +1,8 @@
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deriveSandboxWebhookSecret, sandboxSessionIdOf } from '../../src/dev/stripe-sandbox/provider';
+import { postJson, type ServiceProcess, scratchDatabase, signUpThrough, startService } from '../kit';
 import { PAID_1K, paidSessionEvent } from '../payment-webhooks';
-import { postJson, type ServiceProcess, scratchDatabase, signUpThrough, startService } from '../service-process';
 
 /**
  * Two service processes on one PostgreSQL, on different ports: what one replica records
@@ -31,19 +31,21 @@ describe.runIf(runs)('two replicas on one PostgreSQL', () => {
   let a: string;
   let b: string;
 
+  /** A customer of the test's own, signed up on replica A; the link A mailed is opened on replica B. */
+  const signUpAcross = async (email: string) => {
+    await call(a, 'register', { email, password: PASSWORD });
+    const mail = (await (await fetch(`${a}/api/dev/mail?to=${encodeURIComponent(email)}`)).json()) as {
+      Result: { Links: string[] }[];
+    };
+    const token = mail.Result[0]?.Links[0]?.split('/').pop();
+    expect((await call(b, 'VerifyEmail', { token })).status).toBe(200);
+  };
+
   beforeAll(async () => {
     database = await scratchDatabase(serverUrl as string, 'soundid_scale');
     // Both start at once: the migration lock lets one migrate while the other waits.
     replicas.push(...(await Promise.all([startReplica(database.url), startReplica(database.url)])));
     [a, b] = replicas.map((r) => r.url) as [string, string];
-
-    await call(a, 'register', { email: 'rep@example.com', password: PASSWORD });
-    const mail = (await (await fetch(`${a}/api/dev/mail?to=rep@example.com`)).json()) as {
-      Result: { Links: string[] }[];
-    };
-    const token = mail.Result[0]?.Links[0]?.split('/').pop();
-    // The link mailed by replica A is opened on replica B.
-    expect((await call(b, 'VerifyEmail', { token })).status).toBe(200);
   }, 120_000);
 
   afterAll(async () => {
@@ -52,6 +54,7 @@ describe.runIf(runs)('two replicas on one PostgreSQL', () => {
   });
 
   it('a session signed in on one replica and revoked on it is refused by the other', async () => {
+    await signUpAcross('rep@example.com');
     const token = (await call(a, 'LoginByEmail', { email: 'rep@example.com', password: PASSWORD })).body.Token;
     expect((await call(b, 'LoginByToken', {}, token)).status).toBe(200);
     await call(b, 'Logout', {}, token);
@@ -60,12 +63,15 @@ describe.runIf(runs)('two replicas on one PostgreSQL', () => {
   });
 
   it('sign-in lockout counts failures on both replicas', async () => {
+    await signUpAcross('locked@example.com');
     for (const base of [a, b, a, b]) {
-      expect((await call(base, 'LoginByEmail', { email: 'rep@example.com', password: 'wrong one!' })).status).toBe(401);
+      expect((await call(base, 'LoginByEmail', { email: 'locked@example.com', password: 'wrong one!' })).status).toBe(
+        401,
+      );
     }
-    const fifth = await call(b, 'LoginByEmail', { email: 'rep@example.com', password: 'wrong one!' });
+    const fifth = await call(b, 'LoginByEmail', { email: 'locked@example.com', password: 'wrong one!' });
     expect(fifth.body.Fault?.ExceptionName).toBe('AttemptOverLimitLogin');
-    const right = await call(a, 'LoginByEmail', { email: 'rep@example.com', password: PASSWORD });
+    const right = await call(a, 'LoginByEmail', { email: 'locked@example.com', password: PASSWORD });
     expect(right.status).toBe(429);
   });
 

@@ -3,14 +3,14 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, SESSION_COOKIE_SECURE } from 
 import { dictionary } from '@zxcvbn-ts/language-common';
 import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { users } from '../../src/db/schema';
 import { isCommonPassword } from '../../src/features/accounts/password-policy';
 import { activate, getAction, licenceList, ownKey } from '../../src/features/licences/test-helpers';
 import { faultOf, freshSession, PASSWORD, signUpVerified } from '../accounts-flow';
 import { assertWellFormed, discoverRoutes } from '../fuzz/api-routes';
 import { arbitraryFromJsonSchema } from '../fuzz/json-schema-arbitrary';
-import { createTestApp, fakeWebDist, type TestApp } from '../test-app';
+import { createTestApp, fakeWebDist, type TestApp } from '../kit/test-app';
 
 /**
  * OWASP ASVS 5.0 level 2, the requirements (ADR 0011) checked on the running
@@ -287,6 +287,11 @@ describe('passwords (ASVS 6.2.1, 6.2.4, 6.2.9, 6.2.12, 11.4.2)', () => {
   });
 
   it('stores argon2id with its parameters, and rehashes at sign-in when they changed', async () => {
+    // The production cost, not the test runs' (PASSWORD_HASH_COST, ADR 0035).
+    const t = await createTestApp({ PUBLIC_URL: 'https://my.soundid.test', PASSWORD_HASH_COST: 'production' });
+    onTestFinished(() => t.close());
+    const login = (email: string) =>
+      t.call('/api/accounts/LoginByEmail', { email, password: PASSWORD, keepMeSignedIn: true });
     await signUpVerified(t, 'rehash@example.com');
     const stored = async () =>
       (

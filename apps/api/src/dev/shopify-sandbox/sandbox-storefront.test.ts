@@ -1,5 +1,6 @@
 import { SANDBOX_STOREFRONT_GRAPHQL_PATH } from '@soundid/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/kit/test-app';
 import {
   CART_CREATE_MUTATION,
   createSandboxCart,
@@ -7,7 +8,6 @@ import {
   sandboxClient,
   storeSettings,
 } from '../../../test/storefront';
-import { createTestApp, type TestApp } from '../../../test/test-app';
 
 /**
  * The sandbox Storefront API, driven by Shopify's own @shopify/storefront-api-client with the

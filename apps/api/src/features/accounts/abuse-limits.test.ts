@@ -6,7 +6,7 @@ import { faults, MAILS_MAX_PER_MAILBOX, SIGNUP_MAX_PER_CLIENT, SIGNUP_MAX_TOTAL 
 import { count, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, PASSWORD, signUpVerified } from '../../../test/accounts-flow';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { createTestApp, type TestApp } from '../../../test/kit/test-app';
 import { loadConfig } from '../../config';
 import { mailOutbox, users } from '../../db/schema';
 import { clientOf, mailboxOf } from './abuse-limits';

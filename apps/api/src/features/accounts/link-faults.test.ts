@@ -1,7 +1,7 @@
 import { faults } from '@soundid/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, signUpVerified } from '../../../test/accounts-flow';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { createTestApp, type TestApp } from '../../../test/kit/test-app';
 
 let t: TestApp;
 beforeAll(async () => {

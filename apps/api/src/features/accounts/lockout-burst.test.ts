@@ -2,8 +2,8 @@ import { LOGIN_LOCKOUT_MINUTES, LOGIN_MAX_FAILED_ATTEMPTS, SERVICE_BUSY_RETRY_AF
 import { and, count, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, PASSWORD, signUpVerified } from '../../../test/accounts-flow';
+import { createTestApp, type TestApp } from '../../../test/kit/test-app';
 import { type ObservableHashing, observableHashing, until } from '../../../test/observable-hashing';
-import { createTestApp, type TestApp } from '../../../test/test-app';
 import { attemptCounters, sessions } from '../../db/schema';
 import { findUserByEmail } from './users-repo';
 

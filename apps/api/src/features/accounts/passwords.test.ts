@@ -6,6 +6,7 @@ import { ConfigError, defaultHashingThreads, loadConfig } from '../../config';
 import { Fault } from '../../lib/fault';
 import {
   ARGON2_PARAMS,
+  ARGON2_TEST_PARAMS,
   type HashingBackend,
   hashPassword,
   MAX_WAITING_HASHES,
@@ -48,6 +49,19 @@ describe('passwords', () => {
     expect(await hashing.admit().verify(await hashPassword('seeded'), 'seeded')).toBe(true);
     expect(needsRehash(stored)).toBe(false);
     expect(needsRehash(stored.replace('m=19456', 'm=4096'))).toBe(true);
+  });
+
+  it('hashes at argon2 minimum cost with PASSWORD_HASH_COST=test, and rehashes across the two costs', async () => {
+    const cheap = sharedHashing(1, 'test');
+    const stored = await cheap.hash('correct horse battery');
+    expect(stored).toMatch(/^\$argon2id\$v=19\$m=1024,t=1,p=1\$/);
+    expect(ARGON2_TEST_PARAMS).toEqual({ memoryCost: 1024, timeCost: 1, parallelism: 1 });
+    expect(await cheap.admit().verify(stored, 'correct horse battery')).toBe(true);
+    expect(await cheap.admit().verify(await hashPassword('seeded', 'test'), 'seeded')).toBe(true);
+    // Each pool keeps the hashes made at its own cost and replaces the others.
+    expect(cheap.needsRehash(stored)).toBe(false);
+    expect(hashing.needsRehash(stored)).toBe(true);
+    expect(cheap.needsRehash(await hashing.hash('production cost'))).toBe(true);
   });
 
   it('refuses a flood past the bounded queue with ServiceBusy (503) before hashing it (ASVS 2.4.1)', async () => {

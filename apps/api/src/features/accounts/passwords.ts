@@ -6,9 +6,28 @@ import { Fault } from '../../lib/fault';
 /** Algorithm.Argon2id (a const enum, which isolated modules cannot import by value). */
 const ARGON2ID: Algorithm = 2;
 
+export interface Argon2Params {
+  readonly memoryCost: number;
+  readonly timeCost: number;
+  readonly parallelism: number;
+}
+
 /** Argon2id at OWASP's minimum (m = 19 MiB, t = 2, p = 1). */
-export const ARGON2_PARAMS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
-const HASH_OPTIONS = { algorithm: ARGON2ID, ...ARGON2_PARAMS };
+export const ARGON2_PARAMS: Argon2Params = { memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+
+/**
+ * argon2's smallest cost (m = 8 × p KiB is its floor; 1 MiB here, t = 1): for test runs only,
+ * where thousands of sign-ups would otherwise spend minutes hashing. `PASSWORD_HASH_COST=test`
+ * selects it and production refuses that setting (config.ts, ADR 0035).
+ */
+export const ARGON2_TEST_PARAMS: Argon2Params = { memoryCost: 1024, timeCost: 1, parallelism: 1 };
+
+/** `PASSWORD_HASH_COST`: the service's parameters, or the test runs' cheap ones. */
+export type PasswordHashCost = 'production' | 'test';
+export const argon2Params = (cost: PasswordHashCost): Argon2Params =>
+  cost === 'test' ? ARGON2_TEST_PARAMS : ARGON2_PARAMS;
+
+const hashOptions = (params: Argon2Params) => ({ algorithm: ARGON2ID, ...params });
 
 /** Hashes that may wait for a hashing thread; past that a request is refused before any work. */
 export const MAX_WAITING_HASHES = 64;
@@ -26,7 +45,8 @@ export interface HashingBackend {
  * is pure CPU, so more at once than threads adds no throughput, and at a lower priority a
  * sign-in flood uses only the CPU that signed-in requests leave.
  */
-export function workerPool(threads: number): HashingBackend {
+export function workerPool(threads: number, params: Argon2Params = ARGON2_PARAMS): HashingBackend {
+  const options = hashOptions(params);
   const pool = new Piscina({
     filename: new URL('./hashing-worker.mjs', import.meta.url).href,
     minThreads: threads,
@@ -35,7 +55,7 @@ export function workerPool(threads: number): HashingBackend {
     idleTimeout: Number.POSITIVE_INFINITY,
   });
   return {
-    hash: (password) => pool.run({ op: 'hash', password, options: HASH_OPTIONS }) as Promise<string>,
+    hash: (password) => pool.run({ op: 'hash', password, options }) as Promise<string>,
     verify: (passwordHash, password) => pool.run({ op: 'verify', hash: passwordHash, password }) as Promise<boolean>,
     close: () => pool.destroy(),
   };
@@ -62,8 +82,15 @@ export class PasswordHashing {
     private readonly backend: HashingBackend,
     readonly threads: number,
     maxWaiting = MAX_WAITING_HASHES,
+    /** The parameters the backend hashes with: a stored hash made with others is replaced. */
+    readonly params: Argon2Params = ARGON2_PARAMS,
   ) {
     this.queue = new BoundedQueue(threads, maxWaiting);
+  }
+
+  /** Whether a stored hash was made with other parameters than this pool's (rehash at sign-in). */
+  needsRehash(passwordHash: string): boolean {
+    return needsRehash(passwordHash, this.params);
   }
 
   get load(): { running: number; waiting: number } {
@@ -105,13 +132,15 @@ function turnOf(admission: Admission, backend: HashingBackend): HashingTurn {
   };
 }
 
-/** One pool per thread count in a process: test apps and the service share it. */
-const shared = new Map<number, PasswordHashing>();
-export function sharedHashing(threads: number): PasswordHashing {
-  let hashing = shared.get(threads);
+/** One pool per thread count and cost in a process: test apps and the service share it. */
+const shared = new Map<string, PasswordHashing>();
+export function sharedHashing(threads: number, cost: PasswordHashCost = 'production'): PasswordHashing {
+  const key = `${threads}/${cost}`;
+  let hashing = shared.get(key);
   if (!hashing) {
-    hashing = new PasswordHashing(workerPool(threads), threads);
-    shared.set(threads, hashing);
+    const params = argon2Params(cost);
+    hashing = new PasswordHashing(workerPool(threads, params), threads, MAX_WAITING_HASHES, params);
+    shared.set(key, hashing);
   }
   return hashing;
 }
@@ -120,14 +149,14 @@ export function sharedHashing(threads: number): PasswordHashing {
  * A hash outside the service's request path (seeding a database, the demo customer): argon2 on
  * libuv's thread pool, without the service's admission.
  */
-export function hashPassword(password: string): Promise<string> {
-  return hash(password, HASH_OPTIONS);
+export function hashPassword(password: string, cost: PasswordHashCost = 'production'): Promise<string> {
+  return hash(password, hashOptions(argon2Params(cost)));
 }
 
-/** A hash made with other parameters is replaced at the next successful sign-in. */
-export function needsRehash(passwordHash: string): boolean {
+/** A hash made with other parameters than `params` is replaced at the next successful sign-in. */
+export function needsRehash(passwordHash: string, params: Argon2Params = ARGON2_PARAMS): boolean {
   const match = /^\$argon2id\$v=19\$m=(\d+),t=(\d+),p=(\d+)\$/.exec(passwordHash);
   if (!match) return true;
   const [, m, t, p] = match.map(Number);
-  return m !== ARGON2_PARAMS.memoryCost || t !== ARGON2_PARAMS.timeCost || p !== ARGON2_PARAMS.parallelism;
+  return m !== params.memoryCost || t !== params.timeCost || p !== params.parallelism;
 }

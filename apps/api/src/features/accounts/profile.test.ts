@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, PASSWORD, signUpVerified } from '../../../test/accounts-flow';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { createTestApp, type TestApp } from '../../../test/kit/test-app';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -134,10 +134,12 @@ describe('password reset', () => {
   });
 
   it('sets the password once, ends every session, and refuses a used or expired link', async () => {
+    await signUpVerified(t, 'sal@example.com');
+    await t.call('/api/accounts/InitiatePasswordReset', { email: 'sal@example.com' });
     const session = (
-      await t.call('/api/accounts/LoginByEmail', { email: 'sam@example.com', password: PASSWORD })
+      await t.call('/api/accounts/LoginByEmail', { email: 'sal@example.com', password: PASSWORD })
     ).json().Token;
-    const link = await t.lastLinkToken('sam@example.com');
+    const link = await t.lastLinkToken('sal@example.com');
     const res = await t.call('/api/accounts/PasswordReset', { token: link, password: 'brand new secret' });
     expect(res.json()).toEqual({ Success: true, Result: {} });
     expect(faultOf(await t.call('/api/accounts/LoginByToken', {}, session))).toBe('UserAuthenticationFailed');
@@ -145,12 +147,12 @@ describe('password reset', () => {
       'ActionTokenAlreadyUsed',
     );
     expect(
-      (await t.call('/api/accounts/LoginByEmail', { email: 'sam@example.com', password: 'brand new secret' }))
+      (await t.call('/api/accounts/LoginByEmail', { email: 'sal@example.com', password: 'brand new secret' }))
         .statusCode,
     ).toBe(200);
 
-    await t.call('/api/accounts/InitiatePasswordReset', { email: 'sam@example.com' });
-    const late = await t.lastLinkToken('sam@example.com');
+    await t.call('/api/accounts/InitiatePasswordReset', { email: 'sal@example.com' });
+    const late = await t.lastLinkToken('sal@example.com');
     t.clock.advanceHours(2);
     expect(faultOf(await t.call('/api/accounts/PasswordReset', { token: late, password: 'too late now' }))).toBe(
       'ActionTokenExpired',

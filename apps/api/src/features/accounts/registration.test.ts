@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, PASSWORD, signUpVerified } from '../../../test/accounts-flow';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { createTestApp, type TestApp } from '../../../test/kit/test-app';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -21,7 +21,8 @@ describe('register', () => {
   });
 
   it('refuses an address that already has an account', async () => {
-    const res = await t.call('/api/accounts/register', { email: 'ann@example.com', password: PASSWORD });
+    await t.call('/api/accounts/register', { email: 'abe@example.com', password: PASSWORD });
+    const res = await t.call('/api/accounts/register', { email: 'Abe@Example.com', password: PASSWORD });
     expect(res.statusCode).toBe(409);
     expect(faultOf(res)).toBe('UserAlreadyRegistered');
   });

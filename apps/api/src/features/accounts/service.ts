@@ -34,7 +34,7 @@ import {
   verifyEmailMail,
 } from './mails';
 import { assertPasswordNotCommon } from './password-policy';
-import { needsRehash, type PasswordHashing } from './passwords';
+import type { PasswordHashing } from './passwords';
 import type { IssuedSession, SessionService } from './sessions';
 import type { SocialVerifier } from './social-verifier';
 import {
@@ -297,7 +297,7 @@ export class AccountService {
     });
     if (!checked.ok || !checked.found) throw new Fault('UserLoginInvalidCredentials');
     const user = checked.found;
-    if (user.passwordHash && needsRehash(user.passwordHash)) await this.rehash(user.id, password);
+    if (user.passwordHash && this.deps.hashing.needsRehash(user.passwordHash)) await this.rehash(user.id, password);
     return user;
   }
 

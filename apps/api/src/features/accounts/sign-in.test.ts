@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, PASSWORD, signUpVerified } from '../../../test/accounts-flow';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { createTestApp, type TestApp } from '../../../test/kit/test-app';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -104,7 +104,7 @@ describe('session', () => {
   });
 
   it('uses the __Host- Secure cookie over https', async () => {
-    const secure = await (await import('../../../test/test-app')).createTestApp({
+    const secure = await (await import('../../../test/kit/test-app')).createTestApp({
       PUBLIC_URL: 'https://my.soundid.test',
     });
     try {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, PASSWORD, signUpVerified } from '../../../test/accounts-flow';
+import { createTestApp, type TestApp } from '../../../test/kit/test-app';
 import { type ProviderStandIns, startProviderStandIns } from '../../../test/provider-stand-ins';
-import { createTestApp, type TestApp } from '../../../test/test-app';
 
 let t: TestApp;
 let providers: ProviderStandIns;

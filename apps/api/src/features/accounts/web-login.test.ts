@@ -1,7 +1,7 @@
 import { WEB_LOGIN_CODE_VALIDITY_MINUTES } from '@soundid/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, freshSession, signUpVerified } from '../../../test/accounts-flow';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { createTestApp, type TestApp } from '../../../test/kit/test-app';
 
 /**
  * A desktop app opens the portal signed in (ADR 0029): the link's `?token=` is a one-time code

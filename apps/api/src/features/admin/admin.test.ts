@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpVerified } from '../../../test/accounts-flow';
-import { ADMIN_TOKEN, createTestApp, type TestApp } from '../../../test/test-app';
+import { ADMIN_TOKEN, createTestApp, type TestApp } from '../../../test/kit/test-app';
 
 const run = promisify(execFile);
 let t: TestApp;

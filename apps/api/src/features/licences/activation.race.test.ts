@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, signUpVerified } from '../../../test/accounts-flow';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { createTestApp, type TestApp } from '../../../test/kit/test-app';
 import { activate, issueKey, issueUpgradeCode, licenceList, ownKey } from './test-helpers';
 
 /**

@@ -2,7 +2,7 @@ import { DEVICE_DEACTIVATION_LIMIT } from '@soundid/contracts';
 import { and, eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, signUpVerified } from '../../../test/accounts-flow';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { createTestApp, type TestApp } from '../../../test/kit/test-app';
 import { devices } from '../../db/licences-schema';
 import { users } from '../../db/schema';
 import { activate, getAction, issueKey, licenceList } from './test-helpers';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD, signUpVerified } from '../../../test/accounts-flow';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { createTestApp, type TestApp } from '../../../test/kit/test-app';
 import { runSimulator } from '../../cli/app-simulator';
 import { adminCall, licenceList, ownKey } from './test-helpers';
 

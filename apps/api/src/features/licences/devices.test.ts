@@ -1,7 +1,7 @@
 import { DEVICE_DEACTIVATION_LIMIT, parseDotNetDate } from '@soundid/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, signUpVerified } from '../../../test/accounts-flow';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { createTestApp, type TestApp } from '../../../test/kit/test-app';
 import { activate, adminCall, DAY_HOURS, getAction, licenceList, ownKey, signIn } from './test-helpers';
 
 let t: TestApp;

@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { PASSWORD } from '../../../test/accounts-flow';
-import { ADMIN_TOKEN, type TestApp } from '../../../test/test-app';
+import { ADMIN_TOKEN, type TestApp } from '../../../test/kit/test-app';
 
 /** Helpers of the licences tests: operator calls and the GET action URLs. */
 

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, freshSession, PASSWORD } from '../../../test/accounts-flow';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { createTestApp, type TestApp } from '../../../test/kit/test-app';
 import { users } from '../../db/schema';
 
 interface Received {
@@ -76,6 +76,7 @@ describe('one account, one recipient', () => {
 
   it('refuses each hostile address with the spec message; no account is made and nothing is sent', async () => {
     const before = received.length;
+    const accountsBefore = await t.database.db.$count(users);
     for (const email of HOSTILE) {
       const res = await t.call('/api/accounts/register', { email, password: PASSWORD });
       expect(res.statusCode, email).toBe(400);
@@ -85,9 +86,8 @@ describe('one account, one recipient', () => {
     }
     await t.services.accounts.settled();
     expect(received.length).toBe(before);
-    expect(await t.database.db.select().from(users)).toSatisfy((rows: { email: string }[]) =>
-      rows.every((row) => !HOSTILE.map((h) => h.toLowerCase()).includes(row.email)),
-    );
+    // Counted, not looked up by address: another test stores a hostile address on purpose (the older rule's).
+    expect(await t.database.db.$count(users)).toBe(accountsBefore);
   });
 
   it('delivers to exactly the account’s address: one RCPT TO, the same To header', async () => {

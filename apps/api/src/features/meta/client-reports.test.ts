@@ -1,6 +1,6 @@
 import { CLIENT_REPORT_LIMITS, CLIENT_REPORT_PATH, CLIENT_REPORTS_PER_MINUTE } from '@soundid/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { createTestApp, type TestApp } from '../../../test/kit/test-app';
 
 /** The log lines the service wrote, parsed. */
 const logged: Record<string, unknown>[] = [];

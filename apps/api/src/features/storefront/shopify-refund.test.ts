@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, signUpVerified } from '../../../test/accounts-flow';
+import { createTestApp, type TestApp } from '../../../test/kit/test-app';
 import { deliverShopifyWebhook, shopifyOrder } from '../../../test/storefront';
-import { createTestApp, type TestApp } from '../../../test/test-app';
 import { devices, licenseKeys } from '../../db/licences-schema';
 import { storefrontOrders } from '../../db/storefront-schema';
 import { deriveSandboxShopifyWebhookSecret } from '../../dev/shopify-sandbox/webhook-secret';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, PASSWORD, signUpVerified } from '../../../test/accounts-flow';
-import { ADMIN_TOKEN, createTestApp, type TestApp } from '../../../test/test-app';
+import { ADMIN_TOKEN, createTestApp, type TestApp } from '../../../test/kit/test-app';
 
 let t: TestApp;
 beforeAll(async () => {

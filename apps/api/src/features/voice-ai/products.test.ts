@@ -1,7 +1,7 @@
 import { SANDBOX_TEST_CARDS, voiceAiStatusText } from '@soundid/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, signUpVerified } from '../../../test/accounts-flow';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { createTestApp, type TestApp } from '../../../test/kit/test-app';
 import { adminCall, DAY_HOURS, getAction, ownKey, signIn } from '../licences/test-helpers';
 import { getTokenBundles } from './bundles';
 

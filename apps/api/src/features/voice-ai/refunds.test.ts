@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, signUpVerified } from '../../../test/accounts-flow';
+import { ADMIN_TOKEN, createTestApp, type TestApp } from '../../../test/kit/test-app';
 import {
   chargeRefundedEvent,
   deliverSigned,
@@ -9,7 +10,6 @@ import {
   type PaidAmount,
   paidSessionEvent,
 } from '../../../test/payment-webhooks';
-import { ADMIN_TOKEN, createTestApp, type TestApp } from '../../../test/test-app';
 import { paymentMismatches, paymentRefunds } from '../../db/payments-schema';
 import { tokenLots } from '../../db/voice-ai-schema';
 import { deriveSandboxWebhookSecret, sandboxSessionIdOf } from '../../dev/stripe-sandbox/provider';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, signUpVerified } from '../../../test/accounts-flow';
+import { createTestApp, type TestApp } from '../../../test/kit/test-app';
 import { deliverSigned, PAID_5K, paidSessionEvent } from '../../../test/payment-webhooks';
 import { type StripeStandIn, startStripeStandIn, stripeBundlePrice } from '../../../test/stripe-stand-in';
-import { createTestApp, type TestApp } from '../../../test/test-app';
 import { getTokenBundles } from './bundles';
 
 /**

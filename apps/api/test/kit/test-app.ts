@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { type AppOptions, composeApp } from '../src/app';
-import { loadConfig } from '../src/config';
-import type { DatabaseHandle } from '../src/db/client';
-import type { Services } from '../src/services';
-import { FakeClock } from './fake-clock';
+import { type AppOptions, composeApp } from '../../src/app';
+import { loadConfig } from '../../src/config';
+import type { DatabaseHandle } from '../../src/db/client';
+import type { Services } from '../../src/services';
+import { FakeClock } from '../fake-clock';
+import { TEST_SERVICE_ENV } from './service-process';
 import { openTestDatabase } from './test-database';
 
 export interface TestApp {
@@ -28,16 +29,12 @@ export interface TestApp {
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 
 /**
- * Allowances out of the way of suites that sign up many customers from one address
- * (127.0.0.1) and mail one address often (not allowed in production). A test of the limits
- * sets its own values, or '' for the production defaults (abuse-limits.test.ts).
+ * The service in this process (ADR 0035), on a database of its own (a copy of the run's migrated
+ * template) and a fake clock. Outside production it gets TEST_SERVICE_ENV: allowances out of the
+ * way of suites that sign up many customers from one address (a test of the limits sets its own
+ * values, or '' for the production defaults: abuse-limits.test.ts) and argon2's cheapest cost (a
+ * test of the production parameters sets PASSWORD_HASH_COST=production).
  */
-export const GENEROUS_LIMITS = {
-  SIGNUP_LIMIT_PER_CLIENT: '100000',
-  SIGNUP_LIMIT_TOTAL: '100000',
-  MAIL_LIMIT_PER_MAILBOX: '100000',
-};
-
 export async function createTestApp(
   env: Record<string, string> = {},
   overrides: Partial<Omit<AppOptions, 'config' | 'database' | 'clock'>> = {},
@@ -51,7 +48,7 @@ export async function createTestApp(
     SESSION_SECRET: 'test-session-secret-0123456789abcdef0123456789',
     ADMIN_TOKEN,
     WEB_DIST_DIR: path.join(tmpdir(), 'no-spa-here'),
-    ...(env.NODE_ENV === 'production' ? {} : GENEROUS_LIMITS),
+    ...(env.NODE_ENV === 'production' ? {} : TEST_SERVICE_ENV),
     ...env,
   });
   const { app, services } = await composeApp({ config, database, clock, logger: false, ...overrides });

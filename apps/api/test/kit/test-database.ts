@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import pg from 'pg';
 import { inject } from 'vitest';
-import { type DatabaseHandle, openDatabase } from '../src/db/client';
+import { type DatabaseHandle, openDatabase } from '../../src/db/client';
+import { scratchDatabase } from './databases';
 
 /**
  * One isolated, migrated database per test file: an in-memory PGlite loaded from the run's
@@ -22,24 +21,14 @@ export async function openTestDatabase(): Promise<DatabaseHandle> {
   }
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) throw new Error('TEST_DATABASE_URL is not set');
-  const name = `soundid_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  const template = inject('postgresTemplate');
-  await admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 10 });
+  const scratch = await scratchDatabase(serverUrl, 'soundid_test', inject('postgresTemplate'));
+  const handle = await openDatabase({ kind: 'postgres', url: scratch.url, poolSize: 10 });
   await handle.migrate();
   return {
     ...handle,
     async close() {
       await handle.close();
-      const dropper = new pg.Client({ connectionString: serverUrl });
-      await dropper.connect();
-      await dropper.query(`drop database if exists ${name} with (force)`);
-      await dropper.end();
+      await scratch.drop();
     },
   };
 }
