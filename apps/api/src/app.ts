@@ -11,7 +11,9 @@ import { ActionTokenService } from './features/accounts/action-tokens';
 import { AttemptLimiter } from './features/accounts/attempt-limits';
 import { type PasswordHashing, sharedHashing } from './features/accounts/passwords';
 import { accountRoutes } from './features/accounts/routes';
-import { AccountService } from './features/accounts/service';
+import { SecondFactorService } from './features/accounts/second-factor';
+import { secondFactorRoutes } from './features/accounts/second-factor-routes';
+import { AccountService, LOGIN_LIMIT } from './features/accounts/service';
 import {
   type AuthenticatedRead,
   type SessionRowState,
@@ -35,6 +37,7 @@ import { createSmtpTransport } from './integrations/mail/smtp-transport';
 import type { MailTransport } from './integrations/mail/types';
 import { createSocialVerifier } from './integrations/social';
 import { type Clock, type Random, systemClock, systemRandom } from './lib/clock';
+import { SecretBox } from './lib/secret-box';
 import { answerFrameworkError, registerErrorHandling } from './plugins/errors';
 import { registerJsonBody } from './plugins/json-body';
 import { registerOpenApi } from './plugins/openapi';
@@ -145,6 +148,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const sessions = new SessionService(db, clock, config.sessionSecret);
   const sessionCookie = new SessionCookie(config.publicUrl);
   const limiter = new AttemptLimiter(db, clock);
+  const secondFactor = new SecondFactorService({
+    db,
+    clock,
+    random,
+    box: new SecretBox(config.sessionSecret, 'totp-secret', random),
+    limiter,
+    loginLimit: LOGIN_LIMIT,
+    mailer,
+  });
   const accounts = new AccountService({
     log: app.log,
     db,
@@ -158,6 +170,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     social,
     publicUrl: config.publicUrl,
     appLoginScheme: config.appLoginScheme,
+    secondFactor,
   });
 
   app.decorate('deps', {
@@ -196,6 +209,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(metaRoutes);
   await app.register(clientReportRoutes);
   await app.register(accountRoutes);
+  await app.register(secondFactorRoutes, { secondFactor });
   await app.register(appRoutes);
   await app.register(adminRoutes);
   await app.register(voiceAiRoutes);

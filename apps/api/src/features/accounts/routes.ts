@@ -1,4 +1,4 @@
-import { accountCalls, type User } from '@soundid/contracts';
+import { accountCalls, secondFactorCalls, type User } from '@soundid/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import countries from 'i18n-iso-countries';
@@ -54,6 +54,17 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     const result = await accounts.loginByEmail(email, password, keepMeSignedIn ?? false, clientMeta(request));
     return signedIn(request, reply, result, getProfile);
   });
+
+  /** The second step of a sign-in that answered SecondFactorRequired (ADR 0037). */
+  app.post(
+    path('LoginSecondFactor'),
+    { schema: { body: secondFactorCalls.LoginSecondFactor } },
+    async (request, reply) => {
+      const { challenge, code, getProfile } = request.body;
+      const result = await accounts.loginSecondFactor(challenge, code, clientMeta(request));
+      return signedIn(request, reply, result, getProfile);
+    },
+  );
 
   /**
    * Who is signed in. Signed in by the cookie, the answer carries no Token: script must never

@@ -17,7 +17,7 @@ import {
   type WebLoginCodeResult,
 } from '@soundid/contracts';
 import { and, eq, ne } from 'drizzle-orm';
-import type { Database } from '../../db/client';
+import type { Database, Queryable } from '../../db/client';
 import { actionTokens, sessions, socialAccounts, users } from '../../db/schema';
 import { BoundedQueue } from '../../lib/bounded-queue';
 import type { Clock } from '../../lib/clock';
@@ -36,6 +36,7 @@ import {
 } from './mails';
 import { assertPasswordNotCommon } from './password-policy';
 import { needsRehash, type PasswordHashing } from './passwords';
+import type { SecondFactorService } from './second-factor';
 import type { IssuedSession, SessionService } from './sessions';
 import type { SocialVerifier } from './social-verifier';
 import {
@@ -130,6 +131,8 @@ export interface AccountServiceDeps {
   social: SocialVerifier;
   publicUrl: string;
   appLoginScheme: string;
+  /** Accounts with a second factor finish signing in with LoginSecondFactor (ADR 0037). */
+  secondFactor?: SecondFactorService;
 }
 
 /** Reset requests waiting for their turn; past this a flood's requests are dropped unanswered by mail. */
@@ -324,6 +327,28 @@ export class AccountService {
       const linkLive = latest && !latest.usedAt && latest.expiresAt > this.deps.clock.now();
       throw new Fault(linkLive ? 'UserLoginEmailNotVerified' : 'UserLoginEmailUnverifiedAndLinkExpired');
     }
+    const challenge = await this.secondFactorChallenge(this.deps.db, user.id, keepMeSignedIn);
+    if (challenge) throw new Fault('SecondFactorRequired', { Challenge: challenge });
+    const session = await this.deps.sessions.issue(this.deps.db, user.id, keepMeSignedIn, meta);
+    return { session, user: toUser(user) };
+  }
+
+  /**
+   * The challenge a sign-in must complete with its second factor, when the account has one;
+   * undefined when the first factor is enough (ADR 0037).
+   */
+  private async secondFactorChallenge(db: Queryable, userId: string, keepMeSignedIn: boolean) {
+    const factors = this.deps.secondFactor;
+    if (!factors || !(await factors.required(db, userId))) return undefined;
+    return factors.challenge(db, userId, keepMeSignedIn);
+  }
+
+  /** The second step of a challenged sign-in: a TOTP or recovery code; answers as sign-in does. */
+  async loginSecondFactor(challenge: string, code: string, meta: ClientMeta): Promise<SignedIn> {
+    if (!this.deps.secondFactor) throw new Fault('SecondFactorChallengeInvalid');
+    const { userId, keepMeSignedIn } = await this.deps.secondFactor.complete(challenge, code);
+    const user = await findUserById(this.deps.db, userId);
+    if (!user) throw new Fault('SecondFactorChallengeInvalid');
     const session = await this.deps.sessions.issue(this.deps.db, user.id, keepMeSignedIn, meta);
     return { session, user: toUser(user) };
   }
@@ -385,16 +410,22 @@ export class AccountService {
             createdAt: now,
           });
         }
+        // A link made here stays made; the sign-in itself waits for the second factor.
+        const challenge = await this.secondFactorChallenge(tx, user.id, keepMeSignedIn);
+        if (challenge) return { challenge };
         const session = await this.deps.sessions.issue(tx, user.id, keepMeSignedIn, meta);
         return { session, user: toUser(user) };
       });
+    let outcome: Awaited<ReturnType<typeof run>>;
     try {
-      return await run();
+      outcome = await run();
     } catch (error) {
       // Two first sign-ins of the same identity at once: the loser finds the winner's link.
-      if (isUniqueViolation(error)) return run();
-      throw error;
+      if (!isUniqueViolation(error)) throw error;
+      outcome = await run();
     }
+    if ('challenge' in outcome) throw new Fault('SecondFactorRequired', { Challenge: outcome.challenge ?? '' });
+    return outcome;
   }
 
   // ── Desktop-app sign-in through a deeplink ──────────────────────────────
