@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { kib, LOGIN_JS_BUDGET_BYTES, LOGIN_SCREEN_MODULE, routeScripts } from '../scripts/route-scripts';
@@ -25,12 +26,20 @@ describe('/login JavaScript budget', () => {
   it('Chromium opening /login fetches exactly the scripts the graph names, and no others', async () => {
     const page = await browser.newPage();
     const fetched = new Set<string>();
+    const stylesheets = new Set<string>();
     page.on('request', (request) => {
       if (request.resourceType() === 'script') fetched.add(request.url());
+      if (request.resourceType() === 'stylesheet') stylesheets.add(new URL(request.url()).pathname);
     });
     await page.goto('/login', { waitUntil: 'networkidle' });
     await page.getByRole('heading', { level: 1, name: 'Log in' }).waitFor();
     const expected = routeScripts(distDir, LOGIN_SCREEN_MODULE).scripts.map((s) => `${browser.baseUrl}/${s.file}`);
     expect([...fetched].sort()).toEqual(expected.sort());
+    // Styles: the page's stylesheet only; the sign-in screen brings none of its own (ADR 0036).
+    const linked = [
+      ...readFileSync(path.join(distDir, 'index.html'), 'utf8').matchAll(/<link rel="stylesheet"[^>]* href="([^"]+)"/g),
+    ];
+    expect(linked).toHaveLength(1);
+    expect([...stylesheets]).toEqual(linked.map(([, href]) => href));
   });
 });

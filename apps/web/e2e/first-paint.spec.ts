@@ -42,6 +42,21 @@ function watch(page: Page): { problems: string[]; apiCalls: string[] } {
 }
 
 /**
+ * A sent screen paints styled before any script runs: the page links one stylesheet, the page's
+ * (src/styles/index.css), and it holds what the screen needs (ADR 0036). `styles` are computed
+ * values of the element `selector` names.
+ */
+async function expectStyledWithoutScript(page: Page, selector: string, styles: Record<string, string>) {
+  expect(await page.locator('link[rel="stylesheet"]').count()).toBe(1);
+  const element = page.locator(selector).first();
+  const computed = await element.evaluate(
+    (node, names) => Object.fromEntries(names.map((name) => [name, getComputedStyle(node).getPropertyValue(name)])),
+    Object.keys(styles),
+  );
+  expect(computed, selector).toEqual(styles);
+}
+
+/**
  * The screens the service sends rendered (ADR 0024): sign-in for a visitor without a session
  * cookie, Licenses & Devices for a signed-in customer. In the page, painted before the app's
  * script is fetched, then taken over by the app where they stand.
@@ -60,6 +75,11 @@ describe('screens before the app has started', () => {
       await noScript.getByRole('heading', { level: 1, name: 'Log in' }).waitFor();
       await noScript.getByLabel('Email').waitFor();
       expect(await noScript.getByRole('button', { name: 'Log in', exact: true }).isDisabled()).toBe(true);
+      await expectStyledWithoutScript(noScript, '.card', {
+        'border-radius': '10px',
+        'background-color': 'rgb(255, 255, 255)',
+      });
+      await expectStyledWithoutScript(noScript, '.button--primary', { 'background-color': 'rgb(40, 69, 214)' });
     } finally {
       await context.close();
     }
@@ -170,6 +190,11 @@ describe('screens before the app has started', () => {
       await page.getByRole('heading', { level: 1, name: 'Licenses & Devices' }).waitFor();
       await page.getByRole('listitem', { name: 'SoundID Reference for Speakers & Headphones' }).waitFor();
       await page.getByText(browser.demoAccount.email).first().waitFor({ state: 'attached' });
+      await expectStyledWithoutScript(page, '.licence-card', {
+        'border-radius': '10px',
+        'background-color': 'rgb(255, 255, 255)',
+      });
+      await expectStyledWithoutScript(page, '.product-icon', { width: '48px' });
     } finally {
       await context.close();
     }

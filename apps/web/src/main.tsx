@@ -8,7 +8,7 @@ import { fetchPublicConfig, withFallbacks } from './config/public-config';
 import { loadSession } from './features/auth/api/login-by-token';
 import { startErrorReports } from './lib/error-reports';
 import { setAnonymous, setSignedInUser } from './lib/session';
-import './styles/global.css';
+import './styles/index.css';
 
 // First, so that what goes wrong from here on is reported (a sample of it, ADR 0026).
 startErrorReports();

@@ -3,7 +3,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { closeAfterLinkChoice } from './hover-menu';
 import { AccountLinks, CompanyLinks, PrimaryLinks, SupportLinks } from './nav-links';
 
-/** Where the menu button shows (global.css, `@media (max-width: 56rem)`). */
+/** Where the menu button shows (mobile-menu.css, `@media (max-width: 56rem)`). */
 const SMALL_SCREEN = '(max-width: 56rem)';
 
 /** The page behind the open menu: out of the keyboard's reach, so Tab stays in the header. */

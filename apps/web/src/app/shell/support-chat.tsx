@@ -5,7 +5,7 @@ import { loadScript } from '../../lib/load-script';
 /**
  * The support chat widget: its script loads the first time a route shows it, and only when the
  * deployment configures one. Hiding is a document attribute, because the widget draws its own
- * DOM outside React; global.css hides the vendor's container while the attribute says so.
+ * DOM outside React; shell.css hides the vendor's container while the attribute says so.
  */
 export function SupportChat({ isVisible }: { isVisible: boolean }) {
   const { SupportChatScriptUrl } = usePublicConfig();

@@ -6,6 +6,7 @@ import { Button } from '../../../components/button';
 import { isApiError, showApiError } from '../../../lib/api-errors';
 import { notify } from '../../../lib/notifications';
 import { useDeleteAccount } from '../api/delete-account';
+import './delete-account-panel.css';
 
 /** Delete account, asked once more before the deletion mail is requested. */
 export function DeleteAccountPanel() {

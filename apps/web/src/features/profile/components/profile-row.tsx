@@ -1,6 +1,7 @@
 import { text } from '@soundid/contracts/ui-text';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { Button } from '../../../components/button';
+import './profile-row.css';
 
 /** One profile row: its value with a Change action, or its editor in place. */
 export function ProfileRow({

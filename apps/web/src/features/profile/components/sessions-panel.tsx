@@ -8,6 +8,7 @@ import { isFault } from '../../../lib/api-errors';
 import { notify } from '../../../lib/notifications';
 import { useSessionUser } from '../../../lib/session';
 import { useEndOtherSessions, useSessions } from '../api/sessions';
+import './sessions-panel.css';
 
 /**
  * Where the customer is signed in, with a way to sign out everywhere else. Ending the other

@@ -7,6 +7,7 @@ import { Page } from '../../../components/page';
 import { WaitingOverlay } from '../../../components/waiting-overlay';
 import { type CheckoutParams, postCheckoutUrl, readCheckoutParams } from '../checkout-params';
 import { SandboxCardForm } from './sandbox-card-form';
+import './checkout-screen.css';
 
 // Stripe.js is loaded on this screen only, and only with a real Stripe key.
 const StripeEmbeddedCheckout = lazy(() =>

@@ -3,6 +3,7 @@ import { voiceAiBuyText } from '@soundid/contracts/ui-text';
 import { Button } from '../../../components/button';
 import { bundleView } from '../token-bundle';
 import { TokenStatus } from './token-status';
+import './token-packs.css';
 
 /**
  * Pay-as-you-go (docs/requirements.md §2): the token status line, one card per bundle (title, contents,

@@ -1,4 +1,5 @@
 import { voiceAiBuyText } from '@soundid/contracts/ui-text';
+import './token-status.css';
 
 /** The customer's token status and its warning (GetProducts TokenStatus, StatusWarning). */
 export function TokenStatus({ status, warning }: { status: string; warning: string | null }) {

@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { Page } from '../../../components/page';
 import { Pager } from '../../../components/pager';
 import { type HistoryTab, useActionHistory, usePurchaseHistory } from '../api/get-history';
+import './transaction-history-screen.css';
 
 const TABS: { id: HistoryTab; name: string }[] = [
   { id: 'purchase', name: historyText.purchaseTab },

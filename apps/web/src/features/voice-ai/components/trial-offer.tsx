@@ -3,6 +3,7 @@ import { voiceAiBuyText } from '@soundid/contracts/ui-text';
 import { useNavigate } from 'react-router';
 import { Button } from '../../../components/button';
 import { useInvokeServerAction } from '../api/invoke-server-action';
+import './trial-offer.css';
 
 /** The activate screen of the voice AI plugin (its own route), opened after the trial started. */
 export function activateUrl(deeplink: string, activationType: 'normal' | 'trial'): string {

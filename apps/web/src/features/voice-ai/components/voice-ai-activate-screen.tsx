@@ -6,6 +6,7 @@ import { Button } from '../../../components/button';
 import { Page } from '../../../components/page';
 import { DOWNLOAD_CENTER_PATH } from '../../../config/external-links';
 import { isAppLink, openAppLink } from '../../../lib/browser-location';
+import './voice-ai-activate-screen.css';
 
 const text = licencesText.activate;
 

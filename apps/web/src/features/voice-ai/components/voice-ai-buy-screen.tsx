@@ -13,6 +13,7 @@ import { checkoutMetadata, checkoutReturnUrl } from '../checkout-request';
 import { PerpetualCard } from './perpetual-card';
 import { TokenPacks } from './token-packs';
 import { TrialOffer } from './trial-offer';
+import './voice-ai-buy-screen.css';
 
 /**
  * The voice AI buy page (docs/requirements.md §2, /products/voice-ai): the free trial while it can start,
