@@ -8,7 +8,7 @@ import { defineConfig, type Plugin } from 'vite';
 // (the app's and the loader's, which stay chunks of their own).
 const APP_CODE = /[\\/](apps[\\/]web|packages[\\/]contracts)[\\/]src[\\/]/;
 const COMPONENTS =
-  /[\\/](apps[\\/]web[\\/]src[\\/]components[\\/]|packages[\\/]contracts[\\/]src[\\/]field-rules\.ts$)/;
+  /[\\/](apps[\\/]web[\\/]src[\\/](components[\\/]|lib[\\/]use-action\.ts$)|packages[\\/]contracts[\\/]src[\\/]field-rules\.ts$)/;
 const ENTRY = /[\\/]apps[\\/]web[\\/]src[\\/](main\.tsx|after-paint\.ts)$/;
 
 /**
@@ -104,7 +104,8 @@ const browserBuild = defineConfig({
             // The app code every page runs (the entry's static imports) in one chunk rather than
             // a score of small shared ones: fewer requests, and it compresses as one (ADR 0020).
             { name: 'app', tags: ['$initial'], test: (id) => APP_CODE.test(id) && !ENTRY.test(id) },
-            // The small shared form parts in one chunk: /login then asks for two modules, not eight.
+            // The small shared form parts (and the form action hook) in one chunk: /login then asks for
+            // two modules, not eight, and a lazy step of its form adds no chunk of its own.
             { name: 'components', test: COMPONENTS },
           ],
         },

@@ -10,6 +10,7 @@ import { EmailEditor } from './email-editor';
 import { PasswordEditor } from './password-editor';
 import { ProfileRow } from './profile-row';
 import { SessionsPanel } from './sessions-panel';
+import { TwoStepPanel } from './two-step-panel';
 
 type Row = 'email' | 'address' | 'password';
 
@@ -67,6 +68,7 @@ export function ProfileScreen() {
           </section>
         )}
       </div>
+      <TwoStepPanel />
       <SessionsPanel />
       <DeleteAccountPanel />
     </Page>
