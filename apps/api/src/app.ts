@@ -9,6 +9,8 @@ import type { Database, DatabaseHandle } from './db/client';
 import { AbuseLimits } from './features/accounts/abuse-limits';
 import { ActionTokenService } from './features/accounts/action-tokens';
 import { AttemptLimiter } from './features/accounts/attempt-limits';
+import { passkeyRoutes } from './features/accounts/passkey-routes';
+import { PasskeyService } from './features/accounts/passkeys';
 import { type PasswordHashing, sharedHashing } from './features/accounts/passwords';
 import { accountRoutes } from './features/accounts/routes';
 import { SecondFactorService } from './features/accounts/second-factor';
@@ -157,6 +159,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     loginLimit: LOGIN_LIMIT,
     mailer,
   });
+  const publicUrl = new URL(config.publicUrl);
+  const passkeys = new PasskeyService({
+    db,
+    clock,
+    random,
+    rpId: publicUrl.hostname,
+    origin: publicUrl.origin,
+    rpName: 'My SoundID',
+    log: app.log,
+  });
   const accounts = new AccountService({
     log: app.log,
     db,
@@ -171,6 +183,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     publicUrl: config.publicUrl,
     appLoginScheme: config.appLoginScheme,
     secondFactor,
+    passkeys,
   });
 
   app.decorate('deps', {
@@ -210,6 +223,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(clientReportRoutes);
   await app.register(accountRoutes);
   await app.register(secondFactorRoutes, { secondFactor });
+  await app.register(passkeyRoutes, { passkeys });
   await app.register(appRoutes);
   await app.register(adminRoutes);
   await app.register(voiceAiRoutes);

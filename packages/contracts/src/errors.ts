@@ -202,6 +202,20 @@ export const faults = {
     message: 'Please start setting up two-step verification again.',
   },
   TotpNotEnabled: { status: 409, type: B, message: 'Two-step verification is not on.' },
+  // Passkeys (ADR 0039). A refused assertion or attestation says no more than that.
+  PasskeyInvalid: { status: 401, type: B, message: 'Your passkey could not be used. Please try again.' },
+  PasskeyChallengeInvalid: {
+    status: 401,
+    type: B,
+    message: 'The passkey request has expired. Please try again.',
+  },
+  PasskeyNotFound: { status: 404, type: B, message: 'That passkey was not found.' },
+  PasskeyAlreadyRegistered: { status: 409, type: B, message: 'This passkey is already registered.' },
+  PasskeyLimitReached: {
+    status: 409,
+    type: B,
+    message: 'Your account has the most passkeys it can hold. Remove one to add another.',
+  },
   ServiceBusy: {
     status: 503,
     type: ExceptionType.Limit,

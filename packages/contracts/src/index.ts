@@ -3,6 +3,7 @@ export * from './calls/checkout';
 export * from './calls/client-reports';
 export * from './calls/common';
 export * from './calls/licences';
+export * from './calls/passkeys';
 export * from './calls/second-factor';
 export * from './calls/voice-ai';
 export * from './client-reports';

@@ -57,3 +57,55 @@ export const signInChallenges = pgTable(
     index('sign_in_challenges_user_idx').on(t.userId),
   ],
 );
+
+/**
+ * A passkey (WebAuthn credential, ADR 0039): its public key and the authenticator's state. The
+ * signature counter refuses a cloned authenticator; the backup flags tell a synced passkey.
+ */
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The credential id, base64url, as the authenticator gives it back in every assertion. */
+    credentialId: text('credential_id').notNull(),
+    /** The COSE public key, base64url. */
+    publicKey: text('public_key').notNull(),
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    transports: text('transports').array().notNull().default([]),
+    aaguid: text('aaguid').notNull(),
+    /** 'singleDevice' or 'multiDevice' (backup eligible). */
+    deviceType: text('device_type').notNull(),
+    backedUp: boolean('backed_up').notNull(),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: ts('last_used_at'),
+  },
+  (t) => [uniqueIndex('passkeys_credential_id_key').on(t.credentialId), index('passkeys_user_idx').on(t.userId)],
+);
+
+/**
+ * A WebAuthn ceremony under way: the SHA-256 of its challenge, single-use, 5 minutes. A
+ * registration belongs to the signed-in customer; a sign-in is anonymous, or bound to the
+ * account of a sign-in waiting for its second factor (`signInChallengeId`).
+ */
+export const passkeyChallenges = pgTable(
+  'passkey_challenges',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    challengeHash: text('challenge_hash').notNull(),
+    /** 'register' or 'login'. */
+    purpose: text('purpose').notNull(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    signInChallengeId: uuid('sign_in_challenge_id').references(() => signInChallenges.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+  },
+  (t) => [
+    uniqueIndex('passkey_challenges_hash_key').on(t.challengeHash),
+    index('passkey_challenges_expiry_idx').on(t.expiresAt),
+  ],
+);

@@ -1,4 +1,4 @@
-import { accountCalls, secondFactorCalls, type User } from '@soundid/contracts';
+import { accountCalls, passkeyCalls, secondFactorCalls, type User } from '@soundid/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import countries from 'i18n-iso-countries';
@@ -62,6 +62,20 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { challenge, code, getProfile } = request.body;
       const result = await accounts.loginSecondFactor(challenge, code, clientMeta(request));
+      return signedIn(request, reply, result, getProfile);
+    },
+  );
+
+  /**
+   * A passkey sign-in (ADR 0039): one passkey verified by its device is both factors, so an
+   * account with TOTP needs no code, and a sign-in waiting for its second factor may end here.
+   */
+  app.post(
+    path('FinishPasskeyLogin'),
+    { schema: { body: passkeyCalls.FinishPasskeyLogin } },
+    async (request, reply) => {
+      const { challengeId, response, keepMeSignedIn, getProfile } = request.body;
+      const result = await accounts.loginByPasskey(challengeId, response, keepMeSignedIn ?? false, clientMeta(request));
       return signedIn(request, reply, result, getProfile);
     },
   );

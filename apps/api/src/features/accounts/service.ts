@@ -34,6 +34,7 @@ import {
   passwordResetMail,
   verifyEmailMail,
 } from './mails';
+import type { PasskeyService } from './passkeys';
 import { assertPasswordNotCommon } from './password-policy';
 import { needsRehash, type PasswordHashing } from './passwords';
 import type { SecondFactorService } from './second-factor';
@@ -133,6 +134,8 @@ export interface AccountServiceDeps {
   appLoginScheme: string;
   /** Accounts with a second factor finish signing in with LoginSecondFactor (ADR 0037). */
   secondFactor?: SecondFactorService;
+  /** Passkey sign-ins (ADR 0039). */
+  passkeys?: PasskeyService;
 }
 
 /** Reset requests waiting for their turn; past this a flood's requests are dropped unanswered by mail. */
@@ -350,6 +353,27 @@ export class AccountService {
     const user = await findUserById(this.deps.db, userId);
     if (!user) throw new Fault('SecondFactorChallengeInvalid');
     const session = await this.deps.sessions.issue(this.deps.db, user.id, keepMeSignedIn, meta);
+    return { session, user: toUser(user) };
+  }
+
+  /**
+   * A passkey sign-in (ADR 0039): the passkey, verified by its device, is both factors. Bound to
+   * a sign-in waiting for its second factor, it completes that sign-in with its keep-me-signed-in
+   * choice. Not counted toward the sign-in lockout, nor stopped by it: an assertion cannot be
+   * guessed, and a password attack must not lock the customer out of their passkey.
+   */
+  async loginByPasskey(
+    challengeId: string,
+    response: Parameters<PasskeyService['finishLogin']>[1],
+    keepMeSignedIn: boolean,
+    meta: ClientMeta,
+  ): Promise<SignedIn> {
+    if (!this.deps.passkeys) throw new Fault('PasskeyChallengeInvalid');
+    const outcome = await this.deps.passkeys.finishLogin(challengeId, response);
+    const user = await findUserById(this.deps.db, outcome.userId);
+    if (!user) throw new Fault('PasskeyInvalid');
+    const keep = outcome.keepMeSignedIn ?? keepMeSignedIn;
+    const session = await this.deps.sessions.issue(this.deps.db, user.id, keep, meta);
     return { session, user: toUser(user) };
   }
 
