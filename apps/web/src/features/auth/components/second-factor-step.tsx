@@ -1,5 +1,5 @@
 import { faultMessage } from '@soundid/contracts';
-import { secondFactorText } from '@soundid/contracts/ui-text';
+import { passkeyText, secondFactorText } from '@soundid/contracts/ui-text';
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../../components/button';
 import { FormMessage } from '../../../components/form-message';
@@ -10,11 +10,13 @@ import './second-factor-step.css';
 
 /**
  * The sign-in's second step (ADR 0037): the code from the authenticator app or a recovery
- * code. Loaded only when a sign-in answers SecondFactorRequired, so /login stays in its budget.
+ * code, or a passkey of the account (ADR 0039). Loaded only when a sign-in answers
+ * SecondFactorRequired, so /login stays in its budget.
  * An expired challenge (or a lockout) sends the customer back to the password form.
  */
 export default function SecondFactorStep({ challenge, onStartOver }: { challenge: string; onStartOver(): void }) {
   const [code, setCode] = useState('');
+  const [isPasskeyBusy, setPasskeyBusy] = useState(false);
   const verify = useLoginSecondFactor();
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -51,9 +53,25 @@ export default function SecondFactorStep({ challenge, onStartOver }: { challenge
         </Button>
       )}
       {!isOver && (
-        <Button variant="secondary" onClick={onStartOver}>
-          {secondFactorText.startOver}
-        </Button>
+        <>
+          {/* A passkey of this account instead of a code (ADR 0039). */}
+          <Button
+            variant="secondary"
+            isBusy={isPasskeyBusy}
+            disabled={isPasskeyBusy}
+            onClick={() => {
+              setPasskeyBusy(true);
+              import('../passkeys/passkey-sign-in')
+                .then((module) => module.signInWithPasskey(challenge))
+                .finally(() => setPasskeyBusy(false));
+            }}
+          >
+            {passkeyText.useInstead}
+          </Button>
+          <Button variant="secondary" onClick={onStartOver}>
+            {secondFactorText.startOver}
+          </Button>
+        </>
       )}
     </form>
   );

@@ -7,6 +7,7 @@ import { useSessionUser } from '../../../lib/session';
 import { AddressEditor } from './address-editor';
 import { DeleteAccountPanel } from './delete-account-panel';
 import { EmailEditor } from './email-editor';
+import { PasskeysPanel } from './passkeys-panel';
 import { PasswordEditor } from './password-editor';
 import { ProfileRow } from './profile-row';
 import { SessionsPanel } from './sessions-panel';
@@ -69,6 +70,7 @@ export function ProfileScreen() {
         )}
       </div>
       <TwoStepPanel />
+      <PasskeysPanel />
       <SessionsPanel />
       <DeleteAccountPanel />
     </Page>
