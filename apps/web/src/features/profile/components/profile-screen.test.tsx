@@ -92,6 +92,7 @@ describe('profile', () => {
     mockApi({
       GetSessions: ok(sessions),
       GetSecondFactors: ok(secondFactorsOff),
+      ListPasskeys: ok({ Passkeys: [] }),
       ChangeEmail: inSequence(
         fault('AttemptOverLimitChangeEmail', { ExceptionType: 40, ExceptionCode: 429 }),
         fault('EmailChangeEmailAlreadyUsedByAnotherUser'),
@@ -167,6 +168,7 @@ describe('profile', () => {
     mockApi({
       GetSessions: ok(sessions),
       GetSecondFactors: ok(secondFactorsOff),
+      ListPasskeys: ok({ Passkeys: [] }),
       DeleteAccount: fault('UserSaveFailure', { ExceptionCode: 500 }),
     });
     const { user, router } = await openProfile();
