@@ -1,7 +1,6 @@
 import { text } from '@soundid/contracts/ui-text';
 import { useState } from 'react';
 import { Button } from '../../../components/button';
-import './passkey-button.css';
 
 /**
  * "Sign in with a passkey" below the login form (ADR 0039). Only this button is on /login:
