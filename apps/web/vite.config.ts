@@ -7,8 +7,10 @@ import { defineConfig, type Plugin } from 'vite';
 // Module ids for the chunk groups below: our code, the shared form parts, the entry modules
 // (the app's and the loader's, which stay chunks of their own).
 const APP_CODE = /[\\/](apps[\\/]web|packages[\\/]contracts)[\\/]src[\\/]/;
+// The pager and the select field (list and address screens) are not the sign-in's: kept out, so
+// that /login does not load them (room made for the passkey button, ADR 0039).
 const COMPONENTS =
-  /[\\/](apps[\\/]web[\\/]src[\\/]components[\\/]|packages[\\/]contracts[\\/]src[\\/]field-rules\.ts$)/;
+  /[\\/](apps[\\/]web[\\/]src[\\/](components[\\/](?!pager\.tsx$|select-field\.tsx$)|lib[\\/]use-action\.ts$)|packages[\\/]contracts[\\/]src[\\/]field-rules\.ts$)/;
 const ENTRY = /[\\/]apps[\\/]web[\\/]src[\\/](main\.tsx|after-paint\.ts)$/;
 
 /**
@@ -104,7 +106,8 @@ const browserBuild = defineConfig({
             // The app code every page runs (the entry's static imports) in one chunk rather than
             // a score of small shared ones: fewer requests, and it compresses as one (ADR 0020).
             { name: 'app', tags: ['$initial'], test: (id) => APP_CODE.test(id) && !ENTRY.test(id) },
-            // The small shared form parts in one chunk: /login then asks for two modules, not eight.
+            // The small shared form parts (and the form action hook) in one chunk: /login then asks for
+            // two modules, not eight, and a lazy step of its form adds no chunk of its own.
             { name: 'components', test: COMPONENTS },
           ],
         },

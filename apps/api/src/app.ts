@@ -7,8 +7,10 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Config } from './config';
 import type { DatabaseHandle } from './db/client';
 import { registerDevRoutes, SANDBOX_STORE_SETTINGS } from './dev';
+import { passkeyRoutes } from './features/accounts/passkey-routes';
 import type { PasswordHashing } from './features/accounts/passwords';
 import { accountRoutes } from './features/accounts/routes';
+import { secondFactorRoutes } from './features/accounts/second-factor-routes';
 import { registerSessionCheck } from './features/accounts/session-cookie';
 import type { SocialVerifier } from './features/accounts/social-verifier';
 import { adminRoutes } from './features/admin/routes';
@@ -120,6 +122,8 @@ export async function composeApp(options: AppOptions): Promise<{ app: FastifyIns
   });
   await app.register(clientReportRoutes, { limiter: services.limiter });
   await app.register(accountRoutes, { accounts, sessions, sessionCookie });
+  await app.register(secondFactorRoutes, { secondFactor: services.secondFactor });
+  await app.register(passkeyRoutes, { passkeys: services.passkeys });
   await app.register(appRoutes, { accounts });
   await app.register(adminRoutes, { db, clock, database, adminToken });
   await app.register(voiceAiRoutes, { ledger, licenceList, cardCheckout });

@@ -5,8 +5,10 @@ import { createDevServices, type DevServices, devProvidersFor } from './dev';
 import { AbuseLimits } from './features/accounts/abuse-limits';
 import { ActionTokenService } from './features/accounts/action-tokens';
 import { AttemptLimiter } from './features/accounts/attempt-limits';
+import { PasskeyService } from './features/accounts/passkeys';
 import { type PasswordHashing, sharedHashing } from './features/accounts/passwords';
-import { AccountService } from './features/accounts/service';
+import { SecondFactorService } from './features/accounts/second-factor';
+import { AccountService, LOGIN_LIMIT } from './features/accounts/service';
 import { SessionCookie } from './features/accounts/session-cookie';
 import { SessionService } from './features/accounts/sessions';
 import type { SocialVerifier } from './features/accounts/social-verifier';
@@ -26,6 +28,7 @@ import type { MailTransport } from './integrations/mail/types';
 import { createSocialVerifier } from './integrations/social';
 import { StripeCheckoutProvider } from './integrations/stripe';
 import type { Clock, Random } from './lib/clock';
+import { SecretBox } from './lib/secret-box';
 
 export interface ServiceOptions {
   config: Config;
@@ -58,6 +61,10 @@ export interface Services {
   sessionCookie: SessionCookie;
   /** Attempt counters in the database (sign-in lockout, client reports). */
   limiter: AttemptLimiter;
+  /** TOTP and recovery codes (ADR 0037). */
+  secondFactor: SecondFactorService;
+  /** Passkeys (ADR 0039). */
+  passkeys: PasskeyService;
   accounts: AccountService;
   ledger: TokenLedger;
   deeplinks: Deeplinks;
@@ -96,6 +103,25 @@ export function createServices(options: ServiceOptions): Services {
     });
   const sessions = new SessionService(db, clock, config.sessionSecret);
   const limiter = new AttemptLimiter(db, clock);
+  const secondFactor = new SecondFactorService({
+    db,
+    clock,
+    random,
+    box: new SecretBox(config.sessionSecret, 'totp-secret', random),
+    limiter,
+    loginLimit: LOGIN_LIMIT,
+    mailer,
+  });
+  const publicUrl = new URL(config.publicUrl);
+  const passkeys = new PasskeyService({
+    db,
+    clock,
+    random,
+    rpId: publicUrl.hostname,
+    origin: publicUrl.origin,
+    rpName: 'My SoundID',
+    log,
+  });
   const accounts = new AccountService({
     log,
     db,
@@ -110,6 +136,8 @@ export function createServices(options: ServiceOptions): Services {
     publicUrl: config.publicUrl,
     appLoginScheme: config.appLoginScheme,
     beforeDelete: chargeActivationsOfDeletedCustomer,
+    secondFactor,
+    passkeys,
   });
 
   const ledger = new TokenLedger(db, clock);
@@ -159,6 +187,8 @@ export function createServices(options: ServiceOptions): Services {
     sessions,
     sessionCookie: new SessionCookie(config.publicUrl),
     limiter,
+    secondFactor,
+    passkeys,
     accounts,
     ledger,
     deeplinks,

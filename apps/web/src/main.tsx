@@ -6,12 +6,13 @@ import { takeStartupQuery } from './app/startup-query';
 import { readBootData } from './config/boot-data';
 import { fetchPublicConfig, withFallbacks } from './config/public-config';
 import { loadSession } from './features/auth/api/login-by-token';
-import { startErrorReports } from './lib/error-reports';
+import { captureErrors } from './lib/error-capture';
 import { setAnonymous, setSignedInUser } from './lib/session';
 import './styles/index.css';
 
-// First, so that what goes wrong from here on is reported (a sample of it, ADR 0026).
-startErrorReports();
+// First, so that what goes wrong from here on is reported (a sample of it, ADR 0026); the
+// reporter itself loads after the page has.
+captureErrors(() => import('./lib/error-reports'));
 
 const { loginCode, cleanedUrl } = takeStartupQuery(new URL(window.location.href));
 if (cleanedUrl) window.history.replaceState(window.history.state, '', cleanedUrl);

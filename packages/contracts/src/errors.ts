@@ -182,6 +182,40 @@ export const faults = {
     message: 'Too many emails have been sent to this address. Please wait an hour before asking for another one.',
   },
   /** Every password-hashing place is taken: refused before any work, to be tried again in a moment (ADR 0028). */
+  // Second factors (ADR 0037). SecondFactorRequired is not a session fault: the SPA keeps the
+  // sign-in form and asks for the code; ExceptionVariables carries the Challenge.
+  SecondFactorRequired: {
+    status: 401,
+    type: B,
+    message: 'Enter the code from your authenticator app, or a recovery code.',
+  },
+  SecondFactorCodeInvalid: { status: 401, type: B, message: 'That code is not valid. Please try again.' },
+  SecondFactorChallengeInvalid: {
+    status: 401,
+    type: B,
+    message: 'Your sign-in has expired. Please sign in again.',
+  },
+  TotpAlreadyEnabled: { status: 409, type: B, message: 'Two-step verification is already on.' },
+  TotpSetupNotStarted: {
+    status: 409,
+    type: B,
+    message: 'Please start setting up two-step verification again.',
+  },
+  TotpNotEnabled: { status: 409, type: B, message: 'Two-step verification is not on.' },
+  // Passkeys (ADR 0039). A refused assertion or attestation says no more than that.
+  PasskeyInvalid: { status: 401, type: B, message: 'Your passkey could not be used. Please try again.' },
+  PasskeyChallengeInvalid: {
+    status: 401,
+    type: B,
+    message: 'The passkey request has expired. Please try again.',
+  },
+  PasskeyNotFound: { status: 404, type: B, message: 'That passkey was not found.' },
+  PasskeyAlreadyRegistered: { status: 409, type: B, message: 'This passkey is already registered.' },
+  PasskeyLimitReached: {
+    status: 409,
+    type: B,
+    message: 'Your account has the most passkeys it can hold. Remove one to add another.',
+  },
   ServiceBusy: {
     status: 503,
     type: ExceptionType.Limit,

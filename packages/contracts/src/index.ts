@@ -5,6 +5,8 @@ export * from './calls/common';
 export * from './calls/envelope';
 export * from './calls/licences';
 export * from './calls/operations';
+export * from './calls/passkeys';
+export * from './calls/second-factor';
 export * from './calls/voice-ai';
 export * from './client-reports';
 export * from './constants';

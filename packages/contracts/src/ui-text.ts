@@ -3,5 +3,7 @@
 export * from './ui-text/core';
 export * from './ui-text/licences';
 export * from './ui-text/lists';
+export * from './ui-text/passkeys';
 export * from './ui-text/profile';
+export * from './ui-text/second-factor';
 export * from './ui-text/voice-ai';

@@ -40,6 +40,8 @@ beforeAll(async () => {
     priceId: ['price_sandbox_tokens_1000'],
     invoiceTag: [checkout.InvoiceTag],
     clientSecret: [checkout.CheckoutSession],
+    // Second-factor codes (ADR 0037): six digits, or a recovery code as shown.
+    code: ['123456', 'abcdef-ghijkl-mnopqr-stuvwx'],
   };
 });
 afterAll(() => t.close());

@@ -102,7 +102,7 @@ describe('error reports', () => {
       return true;
     });
     vi.stubGlobal('navigator', { ...navigator, sendBeacon });
-    startErrorReports({ random: () => 0.5 * ERROR_TRACE_SAMPLE_RATE });
+    startErrorReports([], { random: () => 0.5 * ERROR_TRACE_SAMPLE_RATE });
 
     window.dispatchEvent(new ErrorEvent('error', { error: new RangeError('out of range'), message: 'out of range' }));
     const rejection = new Event('unhandledrejection') as PromiseRejectionEvent;

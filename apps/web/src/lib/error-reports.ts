@@ -93,9 +93,13 @@ export function pageLoadTimings(performance: Performance = window.performance): 
   return timings;
 }
 
-/** Listens for the page's uncaught errors and rejections, and traces this page load in the sample. */
-export function startErrorReports(options?: ErrorReportOptions): void {
+/**
+ * Reports the errors held until now (error-capture.ts), listens for the page's uncaught errors
+ * and rejections, and traces this page load in the sample.
+ */
+export function startErrorReports(held: unknown[] = [], options?: ErrorReportOptions): void {
   const reporter = createErrorReporter(options);
+  for (const error of held) reporter.report(error);
   window.addEventListener('error', (event) => reporter.report(event.error ?? event.message));
   window.addEventListener('unhandledrejection', (event) => reporter.report(event.reason));
   // The timings are complete once the load event has run.

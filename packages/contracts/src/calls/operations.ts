@@ -28,6 +28,8 @@ import {
   licenceResults,
   offlinePublicKeyResultSchema,
 } from './licences';
+import { passkeyCalls, passkeyResults } from './passkeys';
+import { secondFactorCalls, secondFactorResults } from './second-factor';
 import { voiceAiCalls, voiceAiResults } from './voice-ai';
 
 /**
@@ -97,6 +99,8 @@ export const operationResults = {
 /** Every call's result by its name: the one map the service's schemas and the SPA's client read. */
 export const callResults = {
   ...accountResults,
+  ...secondFactorResults,
+  ...passkeyResults,
   ...appAccountResults,
   ...licenceResults,
   ...appLicenceResults,
@@ -150,14 +154,34 @@ const accountRouteInfo = {
   EndOtherSessions: account('Sign out every other session'),
 } as const satisfies Record<keyof typeof accountResults, Omit<CallRoute, 'method' | 'path'>>;
 
+/** Second factors (ADR 0037) and passkeys (ADR 0039), under /api/accounts/ too. */
+const secondFactorRouteInfo = {
+  LoginSecondFactor: account('Complete a sign-in with a TOTP or recovery code', 'none'),
+  GetSecondFactors: account('Whether two-step verification is on, and recovery codes left'),
+  BeginTotpSetup: account('Start setting up an authenticator app (a new secret)'),
+  ConfirmTotpSetup: account("Turn two-step verification on with the app's first code"),
+  DisableTotp: account('Turn two-step verification off with a code'),
+  RegenerateRecoveryCodes: account('Replace the recovery codes, proven by a code'),
+} as const satisfies Record<keyof typeof secondFactorResults, Omit<CallRoute, 'method' | 'path'>>;
+const passkeyRouteInfo = {
+  ListPasskeys: account("The customer's passkeys"),
+  BeginPasskeyRegistration: account('Options to create a passkey'),
+  FinishPasskeyRegistration: account("Register a passkey with the authenticator's answer"),
+  RenamePasskey: account('Rename a passkey'),
+  RemovePasskey: account('Remove a passkey'),
+  BeginPasskeyLogin: account('Options to sign in with a passkey', 'none'),
+  FinishPasskeyLogin: account('Sign in with a passkey', 'none'),
+} as const satisfies Record<keyof typeof passkeyResults, Omit<CallRoute, 'method' | 'path'>>;
+const accountPathInfo = { ...accountRouteInfo, ...secondFactorRouteInfo, ...passkeyRouteInfo };
+
 export const callRoutes = {
   ...(Object.fromEntries(
-    Object.entries(accountRouteInfo).map(([name, info]) => [
+    Object.entries(accountPathInfo).map(([name, info]) => [
       name,
       { method: 'POST', path: `/api/accounts/${name}`, ...info },
     ]),
   ) as {
-    [N in keyof typeof accountRouteInfo]: (typeof accountRouteInfo)[N] & { method: 'POST'; path: `/api/accounts/${N}` };
+    [N in keyof typeof accountPathInfo]: (typeof accountPathInfo)[N] & { method: 'POST'; path: `/api/accounts/${N}` };
   }),
   CreateWebLoginCode: {
     method: 'POST',
@@ -413,6 +437,8 @@ export const SIGN_IN_CALLS = [
   'ExchangeWebLoginCode',
   'VerifyEmail',
   'ExchangeLoginToken',
+  'LoginSecondFactor',
+  'FinishPasskeyLogin',
 ] as const satisfies readonly CallName[];
 type SignInCall = (typeof SIGN_IN_CALLS)[number];
 
@@ -442,6 +468,8 @@ export type CallEnvelope<N extends CallName> = z.output<SuccessEnvelope<N>>;
 /** Every call's body by its name (the calls that take one). */
 export const callBodies = {
   ...accountCalls,
+  ...secondFactorCalls,
+  ...passkeyCalls,
   ...appAccountCalls,
   ...licenceCalls,
   ...appLicenceCalls,

@@ -40,6 +40,8 @@ export const text = {
   loginButton: 'Log in',
   loginWith: (provider: string) => `Continue with ${provider}`,
   orUseEmail: 'or use your email',
+  /** The login page's passkey button (ADR 0039); the rest of the passkey texts load on click. */
+  passkeySignIn: 'Sign in with a passkey',
   forgotPasswordLink: 'Forgot password?',
   noAccount: "Don't have an account?",
   signupLink: 'Sign up',

@@ -99,3 +99,17 @@ export function accountDeletedMail({ to }: { to: string }): OutgoingMail {
     outro: ['Thank you for using SoundID. You are welcome to create a new account at any time.'],
   });
 }
+
+/** A recovery code signed the account in: if it was not the customer, they act now (ADR 0037). */
+export function recoveryCodeUsedMail({ to, at, left }: { to: string; at: Date; left: number }): OutgoingMail {
+  return renderMail({
+    to,
+    subject: 'A recovery code was used to sign in to My SoundID',
+    heading: 'A recovery code was used',
+    intro: [
+      `Someone signed in to your SoundID account with one of your recovery codes on ${at.toUTCString()}.`,
+      `You have ${left} recovery ${left === 1 ? 'code' : 'codes'} left. Each code works once; you can make new ones on your profile.`,
+    ],
+    outro: ['If this was not you, change your password and make new recovery codes now.'],
+  });
+}

@@ -58,6 +58,23 @@ export const accountRoutes: FastifyPluginAsyncZod<{
     return signedIn(request, reply, result, getProfile);
   });
 
+  /** The second step of a sign-in that answered SecondFactorRequired (ADR 0037). */
+  app.post(path('LoginSecondFactor'), { schema: callSchemas.LoginSecondFactor }, async (request, reply) => {
+    const { challenge, code, getProfile } = request.body;
+    const result = await accounts.loginSecondFactor(challenge, code, clientMeta(request));
+    return signedIn(request, reply, result, getProfile);
+  });
+
+  /**
+   * A passkey sign-in (ADR 0039): one passkey verified by its device is both factors, so an
+   * account with TOTP needs no code, and a sign-in waiting for its second factor may end here.
+   */
+  app.post(path('FinishPasskeyLogin'), { schema: callSchemas.FinishPasskeyLogin }, async (request, reply) => {
+    const { challengeId, response, keepMeSignedIn, getProfile } = request.body;
+    const result = await accounts.loginByPasskey(challengeId, response, keepMeSignedIn ?? false, clientMeta(request));
+    return signedIn(request, reply, result, getProfile);
+  });
+
   /**
    * Who is signed in. Signed in by the cookie, the answer carries no Token: script must never
    * read the session (ASVS 3.3.4). A token sent as AuthToken never becomes the browser's cookie:

@@ -17,7 +17,7 @@ import {
   type WebLoginCodeResult,
 } from '@soundid/contracts';
 import { and, eq, ne } from 'drizzle-orm';
-import type { Database, Transaction } from '../../db/client';
+import type { Database, Queryable, Transaction } from '../../db/client';
 import { actionTokens, sessions, socialAccounts, users } from '../../db/schema';
 import { BoundedQueue } from '../../lib/bounded-queue';
 import type { Clock } from '../../lib/clock';
@@ -33,8 +33,10 @@ import {
   passwordResetMail,
   verifyEmailMail,
 } from './mails';
+import type { PasskeyService } from './passkeys';
 import { assertPasswordNotCommon } from './password-policy';
 import type { PasswordHashing } from './passwords';
+import type { SecondFactorService } from './second-factor';
 import type { IssuedSession, SessionService } from './sessions';
 import type { SocialVerifier } from './social-verifier';
 import {
@@ -135,6 +137,10 @@ export interface AccountServiceDeps {
    * composition root, so that accounts imports no other feature.
    */
   beforeDelete(tx: Transaction, userId: string, at: Date): Promise<void>;
+  /** Accounts with a second factor finish signing in with LoginSecondFactor (ADR 0037). */
+  secondFactor?: SecondFactorService;
+  /** Passkey sign-ins (ADR 0039). */
+  passkeys?: PasskeyService;
 }
 
 /** Reset requests waiting for their turn; past this a flood's requests are dropped unanswered by mail. */
@@ -329,7 +335,50 @@ export class AccountService {
       const linkLive = latest && !latest.usedAt && latest.expiresAt > this.deps.clock.now();
       throw new Fault(linkLive ? 'UserLoginEmailNotVerified' : 'UserLoginEmailUnverifiedAndLinkExpired');
     }
+    const challenge = await this.secondFactorChallenge(this.deps.db, user.id, keepMeSignedIn);
+    if (challenge) throw new Fault('SecondFactorRequired', { Challenge: challenge });
     const session = await this.deps.sessions.issue(this.deps.db, user.id, keepMeSignedIn, meta);
+    return { session, user: toUser(user) };
+  }
+
+  /**
+   * The challenge a sign-in must complete with its second factor, when the account has one;
+   * undefined when the first factor is enough (ADR 0037).
+   */
+  private async secondFactorChallenge(db: Queryable, userId: string, keepMeSignedIn: boolean) {
+    const factors = this.deps.secondFactor;
+    if (!factors || !(await factors.required(db, userId))) return undefined;
+    return factors.challenge(db, userId, keepMeSignedIn);
+  }
+
+  /** The second step of a challenged sign-in: a TOTP or recovery code; answers as sign-in does. */
+  async loginSecondFactor(challenge: string, code: string, meta: ClientMeta): Promise<SignedIn> {
+    if (!this.deps.secondFactor) throw new Fault('SecondFactorChallengeInvalid');
+    const { userId, keepMeSignedIn } = await this.deps.secondFactor.complete(challenge, code);
+    const user = await findUserById(this.deps.db, userId);
+    if (!user) throw new Fault('SecondFactorChallengeInvalid');
+    const session = await this.deps.sessions.issue(this.deps.db, user.id, keepMeSignedIn, meta);
+    return { session, user: toUser(user) };
+  }
+
+  /**
+   * A passkey sign-in (ADR 0039): the passkey, verified by its device, is both factors. Bound to
+   * a sign-in waiting for its second factor, it completes that sign-in with its keep-me-signed-in
+   * choice. Not counted toward the sign-in lockout, nor stopped by it: an assertion cannot be
+   * guessed, and a password attack must not lock the customer out of their passkey.
+   */
+  async loginByPasskey(
+    challengeId: string,
+    response: Parameters<PasskeyService['finishLogin']>[1],
+    keepMeSignedIn: boolean,
+    meta: ClientMeta,
+  ): Promise<SignedIn> {
+    if (!this.deps.passkeys) throw new Fault('PasskeyChallengeInvalid');
+    const outcome = await this.deps.passkeys.finishLogin(challengeId, response);
+    const user = await findUserById(this.deps.db, outcome.userId);
+    if (!user) throw new Fault('PasskeyInvalid');
+    const keep = outcome.keepMeSignedIn ?? keepMeSignedIn;
+    const session = await this.deps.sessions.issue(this.deps.db, user.id, keep, meta);
     return { session, user: toUser(user) };
   }
 
@@ -390,16 +439,22 @@ export class AccountService {
             createdAt: now,
           });
         }
+        // A link made here stays made; the sign-in itself waits for the second factor.
+        const challenge = await this.secondFactorChallenge(tx, user.id, keepMeSignedIn);
+        if (challenge) return { challenge };
         const session = await this.deps.sessions.issue(tx, user.id, keepMeSignedIn, meta);
         return { session, user: toUser(user) };
       });
+    let outcome: Awaited<ReturnType<typeof run>>;
     try {
-      return await run();
+      outcome = await run();
     } catch (error) {
       // Two first sign-ins of the same identity at once: the loser finds the winner's link.
-      if (isUniqueViolation(error)) return run();
-      throw error;
+      if (!isUniqueViolation(error)) throw error;
+      outcome = await run();
     }
+    if ('challenge' in outcome) throw new Fault('SecondFactorRequired', { Challenge: outcome.challenge ?? '' });
+    return outcome;
   }
 
   // ── Desktop-app sign-in through a deeplink ──────────────────────────────

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { sessionStore } from '../../../lib/session';
-import { fault, mockApi, ok, signedIn, testUser } from '../../../testing/mock-api';
+import { fault, inSequence, mockApi, ok, signedIn, testUser } from '../../../testing/mock-api';
 import { renderApp } from '../../../testing/render-app';
 
 async function openLogin(path = '/login') {
@@ -57,6 +57,51 @@ describe('login form', () => {
       silent: true,
     });
     expect(sessionStore.get()).toEqual(testUser);
+  });
+
+  it('asks an account with two-step verification for its code, then signs in (ADR 0037)', async () => {
+    const api = mockApi({
+      LoginByEmail: fault('SecondFactorRequired', {
+        ExceptionCode: 401,
+        ExceptionVariables: [{ Key: 'Challenge', Value: 'the-challenge' }],
+      }),
+      LoginSecondFactor: signedIn(testUser),
+    });
+    const { user, email, password, submit, router } = await openLogin('/login?nextUrl=%2Fprofile');
+    await user.type(email, 'ada@example.com');
+    await user.type(password, 'secret-password');
+    await user.click(submit);
+    const code = await screen.findByLabelText('Code');
+    expect(screen.getByRole('heading', { name: 'Two-step verification' })).toBeInTheDocument();
+    expect(code).toHaveFocus();
+    await user.type(code, '123 456');
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/profile'));
+    expect(api.callsTo('LoginSecondFactor')[0]?.body).toEqual({
+      challenge: 'the-challenge',
+      code: '123 456',
+      getProfile: true,
+      silent: true,
+    });
+    expect(sessionStore.get()).toEqual(testUser);
+  });
+
+  it('shows a wrong code on the step, and goes back to the password form when the challenge is over', async () => {
+    mockApi({
+      LoginByEmail: fault('SecondFactorRequired', { ExceptionVariables: [{ Key: 'Challenge', Value: 'c' }] }),
+      LoginSecondFactor: inSequence(fault('SecondFactorCodeInvalid'), fault('SecondFactorChallengeInvalid')),
+    });
+    const { user, email, password, submit } = await openLogin();
+    await user.type(email, 'ada@example.com');
+    await user.type(password, 'secret-password');
+    await user.click(submit);
+    await user.type(await screen.findByLabelText('Code'), '000000');
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByText('That code is not valid. Please try again.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByText('Your sign-in has expired. Please sign in again.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Sign in with another account' }));
+    expect(await screen.findByLabelText('Email')).toHaveValue('ada@example.com');
   });
 
   it('shows the mapped message of a failed login', async () => {

@@ -1,6 +1,6 @@
 import { emailProblem, faultMessage, messages, passwordProblem } from '@soundid/contracts';
 import { text } from '@soundid/contracts/ui-text';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Button } from '../../../components/button';
 import { FormMessage } from '../../../components/form-message';
 import { PasswordField } from '../../../components/password-field';
@@ -8,6 +8,9 @@ import { TextField } from '../../../components/text-field';
 import { isApiError, isFault } from '../../../lib/api-errors';
 import { type EmailCredentials, useLoginByEmail } from '../api/login-by-email';
 import { useResendVerificationEmail } from '../api/resend-verification-email';
+
+/** The second step, loaded only for an account with two-step verification (ADR 0037). */
+const SecondFactorStep = lazy(() => import('./second-factor-step'));
 
 /** Which fields break the contracts' rules (their texts are not shown on this form). */
 function invalidFields({ email, password }: EmailCredentials) {
@@ -64,6 +67,14 @@ export function LoginForm() {
     event.preventDefault();
     send(values);
   };
+
+  const challenge = isFault(login.error, 'SecondFactorRequired') && login.error.variable('Challenge');
+  if (challenge)
+    return (
+      <Suspense>
+        <SecondFactorStep challenge={challenge} onStartOver={login.reset} />
+      </Suspense>
+    );
 
   return (
     // POST: a form submitted before the app runs (a password manager's auto-submit) must not put

@@ -4,6 +4,7 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { Page } from '../../../components/page';
 import { redirectRoutePath, rememberNavigation } from '../../../lib/navigation-memory';
 import { LoginForm } from './login-form';
+import { PasskeyButton } from './passkey-button';
 import { SocialButtons } from './social-buttons';
 
 export function LoginScreen() {
@@ -21,6 +22,7 @@ export function LoginScreen() {
       <div className="card">
         <SocialButtons />
         <LoginForm />
+        <PasskeyButton />
         <p className="card__links">
           <Link to="/reset-password">{text.forgotPasswordLink}</Link>
         </p>

@@ -16,6 +16,8 @@ const sessions = [
   { Id: 's2', Device: 'SoundID Reference/5.2', CreatedAt: 1, LastSeenAt: 1700000000000, ExpiresAt: 2, Current: false },
 ];
 
+const secondFactorsOff = { TotpEnabled: false, RecoveryCodesLeft: 0 };
+
 async function openProfile(user = testUser) {
   const app = renderApp('/profile', { user });
   await screen.findByRole('heading', { level: 1, name: 'Profile' });
@@ -89,6 +91,8 @@ describe('profile', () => {
   it('shows the e-mail change limit in the editor; other faults go to the banner', async () => {
     mockApi({
       GetSessions: ok(sessions),
+      GetSecondFactors: ok(secondFactorsOff),
+      ListPasskeys: ok({ Passkeys: [] }),
       ChangeEmail: inSequence(
         fault('AttemptOverLimitChangeEmail', { ExceptionType: 40, ExceptionCode: 429 }),
         fault('EmailChangeEmailAlreadyUsedByAnotherUser'),
@@ -161,7 +165,12 @@ describe('profile', () => {
   });
 
   it('goes to the root with the fault when the deletion request fails', async () => {
-    mockApi({ GetSessions: ok(sessions), DeleteAccount: fault('UserSaveFailure', { ExceptionCode: 500 }) });
+    mockApi({
+      GetSessions: ok(sessions),
+      GetSecondFactors: ok(secondFactorsOff),
+      ListPasskeys: ok({ Passkeys: [] }),
+      DeleteAccount: fault('UserSaveFailure', { ExceptionCode: 500 }),
+    });
     const { user, router } = await openProfile();
     await user.click(screen.getByRole('button', { name: 'Delete account' }));
     await user.click(screen.getByRole('button', { name: 'Yes, delete my account' }));

@@ -7,9 +7,11 @@ import { useSessionUser } from '../../../lib/session';
 import { AddressEditor } from './address-editor';
 import { DeleteAccountPanel } from './delete-account-panel';
 import { EmailEditor } from './email-editor';
+import { PasskeysPanel } from './passkeys-panel';
 import { PasswordEditor } from './password-editor';
 import { ProfileRow } from './profile-row';
 import { SessionsPanel } from './sessions-panel';
+import { TwoStepPanel } from './two-step-panel';
 
 type Row = 'email' | 'address' | 'password';
 
@@ -67,6 +69,8 @@ export function ProfileScreen() {
           </section>
         )}
       </div>
+      <TwoStepPanel />
+      <PasskeysPanel />
       <SessionsPanel />
       <DeleteAccountPanel />
     </Page>

@@ -1,0 +1,39 @@
+import { callSchemas } from '@soundid/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { SecondFactorService } from './second-factor';
+
+const path = (call: string) => `/api/accounts/${call}`;
+
+/** The profile's second-factor calls (ADR 0037), for the signed-in customer. */
+export const secondFactorRoutes: FastifyPluginAsyncZod<{ secondFactor: SecondFactorService }> = async (
+  app,
+  { secondFactor },
+) => {
+  const ok = <T>(Result: T) => ({ Success: true as const, Result });
+
+  app.post(path('GetSecondFactors'), { schema: callSchemas.GetSecondFactors }, async (request) => {
+    const auth = await app.requireSession(request);
+    return ok(await secondFactor.status(auth.userId));
+  });
+
+  app.post(path('BeginTotpSetup'), { schema: callSchemas.BeginTotpSetup }, async (request) => {
+    const auth = await app.requireSession(request);
+    return ok(await secondFactor.beginSetup(auth.userId, auth.user.email));
+  });
+
+  app.post(path('ConfirmTotpSetup'), { schema: callSchemas.ConfirmTotpSetup }, async (request) => {
+    const auth = await app.requireSession(request);
+    return ok(await secondFactor.confirmSetup(auth.userId, request.body.code));
+  });
+
+  app.post(path('DisableTotp'), { schema: callSchemas.DisableTotp }, async (request) => {
+    const auth = await app.requireSession(request);
+    await secondFactor.disable(auth.userId, request.body.code);
+    return ok({});
+  });
+
+  app.post(path('RegenerateRecoveryCodes'), { schema: callSchemas.RegenerateRecoveryCodes }, async (request) => {
+    const auth = await app.requireSession(request);
+    return ok(await secondFactor.regenerateRecoveryCodes(auth.userId, request.body.code));
+  });
+};

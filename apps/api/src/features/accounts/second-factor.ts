@@ -1,0 +1,281 @@
+import {
+  RECOVERY_CODE_COUNT,
+  RECOVERY_CODE_LENGTH,
+  SIGN_IN_CHALLENGE_MINUTES,
+  TOTP_DIGITS,
+  TOTP_ISSUER,
+  TOTP_PERIOD_SECONDS,
+  TOTP_TOLERANCE_STEPS,
+} from '@soundid/contracts';
+import { and, count, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { generateURI, ScureBase32Plugin, verifySync } from 'otplib';
+import type { Database, Queryable } from '../../db/client';
+import { users } from '../../db/schema';
+import { recoveryCodes, signInChallenges, totpFactors } from '../../db/second-factor-schema';
+import { addMinutes, type Clock, type Random } from '../../lib/clock';
+import { Fault } from '../../lib/fault';
+import type { SecretBox } from '../../lib/secret-box';
+import { hashToken, newOpaqueToken } from '../../lib/secrets';
+import type { Mailer } from '../mail/mailer';
+import type { AttemptLimiter, LockingRule } from './attempt-limits';
+import { recoveryCodeUsedMail } from './mails';
+
+export interface SecondFactorDeps {
+  db: Database;
+  clock: Clock;
+  random: Random;
+  /** Seals the authenticator secrets at rest. */
+  box: SecretBox;
+  limiter: AttemptLimiter;
+  /** The sign-in lockout: wrong second-factor codes count toward it like wrong passwords. */
+  loginLimit: LockingRule;
+  mailer: Mailer;
+}
+
+const base32 = new ScureBase32Plugin();
+/** 20 random bytes: the secret length RFC 4226 recommends and authenticator apps expect. */
+const SECRET_BYTES = 20;
+const RECOVERY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
+
+/** A proven second factor: which kind, and for TOTP the time step it was accepted at. */
+type Proof = { kind: 'totp'; step: number } | { kind: 'recovery' };
+
+/**
+ * The second factor of an account (ADR 0037): an authenticator app (TOTP, RFC 6238, with
+ * otplib) and ten single-use recovery codes. A code is accepted once: the time step of the last
+ * accepted TOTP code is kept and only later steps pass, and a recovery code is marked used by
+ * the same statement that accepts it, so parallel requests cannot both use one code.
+ */
+export class SecondFactorService {
+  constructor(private readonly deps: SecondFactorDeps) {}
+
+  /** True when the account signs in with a second factor. */
+  async required(db: Queryable, userId: string): Promise<boolean> {
+    const [row] = await db
+      .select({ userId: totpFactors.userId })
+      .from(totpFactors)
+      .where(and(eq(totpFactors.userId, userId), isNotNull(totpFactors.confirmedAt)))
+      .limit(1);
+    return row !== undefined;
+  }
+
+  async status(userId: string): Promise<{ TotpEnabled: boolean; RecoveryCodesLeft: number }> {
+    const [enabled, [left]] = await Promise.all([
+      this.required(this.deps.db, userId),
+      this.deps.db
+        .select({ n: count() })
+        .from(recoveryCodes)
+        .where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt))),
+    ]);
+    return { TotpEnabled: enabled, RecoveryCodesLeft: enabled ? (left?.n ?? 0) : 0 };
+  }
+
+  /** A new secret, pending until confirmed; a pending one is replaced, an enabled one refused. */
+  async beginSetup(userId: string, email: string): Promise<{ Secret: string; OtpauthUrl: string }> {
+    const secret = base32.encode(this.deps.random.bytes(SECRET_BYTES));
+    const sealedSecret = this.deps.box.seal(secret);
+    const now = this.deps.clock.now();
+    const written = await this.deps.db
+      .insert(totpFactors)
+      .values({ userId, sealedSecret, createdAt: now })
+      .onConflictDoUpdate({
+        target: totpFactors.userId,
+        set: { sealedSecret, createdAt: now, lastUsedStep: null },
+        setWhere: isNull(totpFactors.confirmedAt),
+      })
+      .returning({ userId: totpFactors.userId });
+    if (written.length === 0) throw new Fault('TotpAlreadyEnabled');
+    const OtpauthUrl = generateURI({
+      issuer: TOTP_ISSUER,
+      label: email,
+      secret,
+      digits: TOTP_DIGITS,
+      period: TOTP_PERIOD_SECONDS,
+    });
+    return { Secret: secret, OtpauthUrl };
+  }
+
+  /** The app's first code turns TOTP on; the answer carries the recovery codes, shown once. */
+  async confirmSetup(userId: string, code: string): Promise<{ RecoveryCodes: string[] }> {
+    return this.deps.db.transaction(async (tx) => {
+      const [factor] = await tx.select().from(totpFactors).where(eq(totpFactors.userId, userId)).for('update');
+      if (!factor) throw new Fault('TotpSetupNotStarted');
+      if (factor.confirmedAt) throw new Fault('TotpAlreadyEnabled');
+      const step = this.totpStep(factor.sealedSecret, code, null);
+      if (step === undefined) throw new Fault('SecondFactorCodeInvalid');
+      await tx
+        .update(totpFactors)
+        .set({ confirmedAt: this.deps.clock.now(), lastUsedStep: step })
+        .where(eq(totpFactors.userId, userId));
+      return { RecoveryCodes: await this.replaceRecoveryCodes(tx, userId) };
+    });
+  }
+
+  /** Turns TOTP off with a current code or a recovery code; the recovery codes go with it. */
+  async disable(userId: string, code: string): Promise<void> {
+    await this.deps.db.transaction(async (tx) => {
+      await this.prove(tx, userId, code);
+      await tx.delete(totpFactors).where(eq(totpFactors.userId, userId));
+      await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+    });
+  }
+
+  async regenerateRecoveryCodes(userId: string, code: string): Promise<{ RecoveryCodes: string[] }> {
+    return this.deps.db.transaction(async (tx) => {
+      await this.prove(tx, userId, code);
+      return { RecoveryCodes: await this.replaceRecoveryCodes(tx, userId) };
+    });
+  }
+
+  /** A sign-in that passed its first factor: the challenge the client completes it with. */
+  async challenge(db: Queryable, userId: string, keepMeSignedIn: boolean): Promise<string> {
+    const challenge = newOpaqueToken(this.deps.random);
+    const now = this.deps.clock.now();
+    // Old challenges of this account go as new ones are made: the table holds only live ones.
+    await db
+      .delete(signInChallenges)
+      .where(
+        and(
+          eq(signInChallenges.userId, userId),
+          or(lt(signInChallenges.expiresAt, now), isNotNull(signInChallenges.usedAt)),
+        ),
+      );
+    await db.insert(signInChallenges).values({
+      challengeHash: hashToken(challenge),
+      userId,
+      keepMeSignedIn,
+      createdAt: now,
+      expiresAt: addMinutes(now, SIGN_IN_CHALLENGE_MINUTES),
+    });
+    return challenge;
+  }
+
+  /**
+   * Completes a challenged sign-in: the challenge is live and unused, the attempt is reserved
+   * under the sign-in lockout before the code is checked (ADR 0028), and the challenge is used
+   * up by the same transaction that accepts the code. Answers the account and the challenge's
+   * keep-me-signed-in choice; a wrong code counts as a failed sign-in.
+   */
+  async complete(challenge: string, code: string): Promise<{ userId: string; email: string; keepMeSignedIn: boolean }> {
+    const { db, clock, limiter, loginLimit } = this.deps;
+    const now = clock.now();
+    const [found] = await db
+      .select({ id: signInChallenges.id, userId: signInChallenges.userId, email: users.email })
+      .from(signInChallenges)
+      .innerJoin(users, eq(users.id, signInChallenges.userId))
+      .where(
+        and(
+          eq(signInChallenges.challengeHash, hashToken(challenge)),
+          isNull(signInChallenges.usedAt),
+          gt(signInChallenges.expiresAt, now),
+        ),
+      )
+      .limit(1);
+    if (!found) throw new Fault('SecondFactorChallengeInvalid');
+    const reservation = await limiter.reserve(loginLimit, found.email);
+    if (!reservation.admitted) throw new Fault('AttemptOverLimitLogin');
+    let outcome: { proof: Proof; keepMeSignedIn: boolean };
+    try {
+      outcome = await db.transaction(async (tx) => {
+        const [used] = await tx
+          .update(signInChallenges)
+          .set({ usedAt: now })
+          .where(and(eq(signInChallenges.id, found.id), isNull(signInChallenges.usedAt)))
+          .returning({ keepMeSignedIn: signInChallenges.keepMeSignedIn });
+        if (!used) throw new Fault('SecondFactorChallengeInvalid');
+        return { proof: await this.prove(tx, found.userId, code), keepMeSignedIn: used.keepMeSignedIn };
+      });
+    } catch (error) {
+      if (error instanceof Fault && error.faultName === 'SecondFactorCodeInvalid') {
+        await db
+          .update(signInChallenges)
+          .set({ failures: sql`${signInChallenges.failures} + 1` })
+          .where(eq(signInChallenges.id, found.id));
+        if (await limiter.fail(loginLimit, found.email, reservation)) throw new Fault('AttemptOverLimitLogin');
+      }
+      throw error;
+    }
+    if (!(await limiter.release(loginLimit, found.email))) throw new Fault('AttemptOverLimitLogin');
+    if (outcome.proof.kind === 'recovery') {
+      const { RecoveryCodesLeft } = await this.status(found.userId);
+      await this.deps.mailer.send(recoveryCodeUsedMail({ to: found.email, at: now, left: RecoveryCodesLeft }));
+    }
+    return { userId: found.userId, email: found.email, keepMeSignedIn: outcome.keepMeSignedIn };
+  }
+
+  /**
+   * Checks a code against an enabled factor inside the caller's transaction and uses it up:
+   * a TOTP code moves the last accepted step forward, a recovery code is marked used. Throws
+   * SecondFactorCodeInvalid for a wrong, replayed or used code, TotpNotEnabled without TOTP.
+   */
+  private async prove(tx: Queryable, userId: string, code: string): Promise<Proof> {
+    const [factor] = await tx
+      .select()
+      .from(totpFactors)
+      .where(and(eq(totpFactors.userId, userId), isNotNull(totpFactors.confirmedAt)))
+      .limit(1);
+    if (!factor) throw new Fault('TotpNotEnabled');
+    if (/^\d+$/.test(code)) {
+      const step = this.totpStep(factor.sealedSecret, code, factor.lastUsedStep);
+      if (step === undefined) throw new Fault('SecondFactorCodeInvalid');
+      // Only a later step moves forward: of two parallel requests with one code, one passes.
+      const [moved] = await tx
+        .update(totpFactors)
+        .set({ lastUsedStep: step })
+        .where(
+          and(eq(totpFactors.userId, userId), or(isNull(totpFactors.lastUsedStep), lt(totpFactors.lastUsedStep, step))),
+        )
+        .returning({ userId: totpFactors.userId });
+      if (!moved) throw new Fault('SecondFactorCodeInvalid');
+      return { kind: 'totp', step };
+    }
+    const [used] = await tx
+      .update(recoveryCodes)
+      .set({ usedAt: this.deps.clock.now() })
+      .where(
+        and(
+          eq(recoveryCodes.userId, userId),
+          eq(recoveryCodes.codeHash, hashToken(code)),
+          isNull(recoveryCodes.usedAt),
+        ),
+      )
+      .returning({ id: recoveryCodes.id });
+    if (!used) throw new Fault('SecondFactorCodeInvalid');
+    return { kind: 'recovery' };
+  }
+
+  /** The time step a code is valid for (within ±1 step, after `afterStep`), or undefined. */
+  private totpStep(sealedSecret: string, code: string, afterStep: number | null): number | undefined {
+    const result = verifySync({
+      secret: this.deps.box.open(sealedSecret),
+      token: code,
+      digits: TOTP_DIGITS,
+      period: TOTP_PERIOD_SECONDS,
+      epoch: Math.floor(this.deps.clock.now().getTime() / 1000),
+      epochTolerance: TOTP_TOLERANCE_STEPS * TOTP_PERIOD_SECONDS,
+      ...(afterStep !== null ? { afterTimeStep: afterStep } : {}),
+    });
+    return result.valid && 'timeStep' in result ? result.timeStep : undefined;
+  }
+
+  private async replaceRecoveryCodes(tx: Queryable, userId: string): Promise<string[]> {
+    const codes = Array.from({ length: RECOVERY_CODE_COUNT }, () => this.recoveryCode());
+    await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+    const now = this.deps.clock.now();
+    await tx
+      .insert(recoveryCodes)
+      .values(codes.map((code) => ({ userId, codeHash: hashToken(code.replaceAll('-', '')), createdAt: now })));
+    return codes;
+  }
+
+  /**
+   * 24 characters of base32 (120 bits), shown in four groups of six: at 112 bits or more a
+   * SHA-256 is the right way to store it (ASVS 6.5.2), and checking one needs no argon2 run.
+   */
+  private recoveryCode(): string {
+    const chars = [...this.deps.random.bytes(RECOVERY_CODE_LENGTH)]
+      .map((byte) => RECOVERY_ALPHABET[byte & 31])
+      .join('');
+    return chars.match(/.{6}/g)?.join('-') ?? chars;
+  }
+}

@@ -1,0 +1,23 @@
+import { describe, expect, it, vi } from 'vitest';
+import { captureErrors } from './error-capture';
+
+describe('error capture before the reporter loads (ADR 0026)', () => {
+  it('holds the errors and rejections raised before the reporter is there, and hands them over in order', async () => {
+    let resolve!: (module: { startErrorReports(held: unknown[]): void }) => void;
+    const load = vi.fn(() => new Promise<{ startErrorReports(held: unknown[]): void }>((r) => (resolve = r)));
+    captureErrors(load);
+    const early = new RangeError('early');
+    window.dispatchEvent(new ErrorEvent('error', { error: early, message: 'early' }));
+    const rejection = new Event('unhandledrejection') as PromiseRejectionEvent;
+    Object.assign(rejection, { reason: 'rejected early' });
+    window.dispatchEvent(rejection);
+    // jsdom's document has loaded: the reporter is asked for at once.
+    expect(load).toHaveBeenCalledTimes(1);
+    const startErrorReports = vi.fn();
+    resolve({ startErrorReports });
+    await vi.waitFor(() => expect(startErrorReports).toHaveBeenCalledWith([early, 'rejected early']));
+    // Once handed over, the capture no longer holds anything: the reporter listens itself.
+    window.dispatchEvent(new ErrorEvent('error', { error: new Error('later'), message: 'later' }));
+    expect(startErrorReports.mock.calls[0]?.[0]).toEqual([early, 'rejected early']);
+  });
+});

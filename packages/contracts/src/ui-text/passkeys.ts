@@ -1,0 +1,25 @@
+/** Passkeys (ADR 0039): the profile's panel and the sign-in's passkey buttons. */
+export const passkeyText = {
+  panelHeading: 'Passkeys',
+  intro:
+    'Sign in with your fingerprint, face or device PIN instead of a password. A passkey also counts as two-step verification.',
+  none: 'You have no passkeys yet.',
+  add: 'Add a passkey',
+  listLabel: 'Your passkeys',
+  created: (date: string) => `Added ${date}`,
+  lastUsed: (date: string) => `last used ${date}`,
+  neverUsed: 'not used yet',
+  synced: 'synced',
+  rename: 'Rename',
+  remove: 'Remove',
+  save: 'Save',
+  cancel: 'Cancel',
+  nameLabel: 'Passkey name',
+  added: 'Passkey added.',
+  removed: 'Passkey removed.',
+  removeConfirm: (name: string) => `Remove the passkey “${name}”? It will no longer sign you in.`,
+  cancelled: 'The passkey request was cancelled or timed out.',
+  unsupported: 'This browser cannot use passkeys.',
+  signIn: 'Sign in with a passkey',
+  useInstead: 'Use a passkey',
+} as const;

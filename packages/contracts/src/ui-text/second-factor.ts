@@ -1,0 +1,32 @@
+/** Two-step verification (ADR 0037): the sign-in step and the profile's panel. */
+export const secondFactorText = {
+  signInHeading: 'Two-step verification',
+  signInIntro: 'Enter the 6-digit code from your authenticator app, or one of your recovery codes.',
+  codeLabel: 'Code',
+  verify: 'Verify',
+  startOver: 'Sign in with another account',
+  panelHeading: 'Two-step verification',
+  off: 'Off. Add a code from an authenticator app to your password, so that a stolen password alone cannot open your account.',
+  on: 'On. Signing in asks for a code from your authenticator app.',
+  recoveryLeft: (n: number) => `${n} recovery ${n === 1 ? 'code' : 'codes'} left.`,
+  turnOn: 'Turn on',
+  turnOff: 'Turn off',
+  newRecoveryCodes: 'New recovery codes',
+  scanIntro:
+    'Scan this QR code with your authenticator app (Google Authenticator, 1Password, Authy, …), or type the key below into it.',
+  secretLabel: 'Setup key',
+  confirmLabel: 'Code from the app',
+  confirm: 'Turn on two-step verification',
+  cancel: 'Cancel',
+  codeToConfirm: 'Enter a code from your authenticator app or a recovery code to confirm.',
+  recoveryHeading: 'Your recovery codes',
+  recoveryIntro:
+    'Keep these codes somewhere safe. Each one signs you in once if you lose your phone. They are shown only now.',
+  copy: 'Copy codes',
+  copied: 'Codes copied',
+  download: 'Download codes',
+  done: 'I have saved my codes',
+  turnedOn: 'Two-step verification is on.',
+  turnedOff: 'Two-step verification is off.',
+  qrLabel: 'QR code for your authenticator app',
+} as const;
