@@ -9,6 +9,8 @@ import type { Database, DatabaseHandle } from './db/client';
 import { AbuseLimits } from './features/accounts/abuse-limits';
 import { ActionTokenService } from './features/accounts/action-tokens';
 import { AttemptLimiter } from './features/accounts/attempt-limits';
+import { DataExportService } from './features/accounts/data-export';
+import { dataExportRoutes } from './features/accounts/data-export-routes';
 import { type PasswordHashing, sharedHashing } from './features/accounts/passwords';
 import { accountRoutes } from './features/accounts/routes';
 import { SecondFactorService } from './features/accounts/second-factor';
@@ -210,6 +212,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(clientReportRoutes);
   await app.register(accountRoutes);
   await app.register(secondFactorRoutes, { secondFactor });
+  await app.register(dataExportRoutes, { dataExport: new DataExportService({ db, clock, limiter }) });
   await app.register(appRoutes);
   await app.register(adminRoutes);
   await app.register(voiceAiRoutes);
