@@ -185,7 +185,7 @@ export const faults = {
   AttemptOverLimitDataExport: {
     status: 429,
     type: ExceptionType.Limit,
-    message: 'You have downloaded your data several times in the last hour. Please try again later.',
+    message: 'Too many downloads. Please try again in an hour.',
     retryAfterSeconds: 60 * 60,
   },
   /** Every password-hashing place is taken: refused before any work, to be tried again in a moment (ADR 0028). */
