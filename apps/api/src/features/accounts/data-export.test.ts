@@ -73,7 +73,10 @@ beforeAll(async () => {
   await db
     .insert(keyDeactivations)
     .values({ keyId: refKey?.id ?? '', deviceId: device?.id ?? '', deactivatedAt: now, cause: 'customer' });
-  await db.update(upgradeCodes).set({ usedAt: now, usedByUserId: user.id, usedOnKeyId: refKey?.id ?? null });
+  await db
+    .update(upgradeCodes)
+    .set({ usedAt: now, usedByUserId: user.id, usedOnKeyId: refKey?.id ?? null })
+    .where(eq(upgradeCodes.targetProductCode, 'sid-reference-hp'));
   await db
     .update(campaignSerials)
     .set({ claimedAt: now, claimedByUserId: user.id })
