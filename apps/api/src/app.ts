@@ -7,6 +7,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Config } from './config';
 import type { DatabaseHandle } from './db/client';
 import { registerDevRoutes, SANDBOX_STORE_SETTINGS } from './dev';
+import { dataExportRoutes } from './features/accounts/data-export-routes';
 import { passkeyRoutes } from './features/accounts/passkey-routes';
 import type { PasswordHashing } from './features/accounts/passwords';
 import { accountRoutes } from './features/accounts/routes';
@@ -124,6 +125,7 @@ export async function composeApp(options: AppOptions): Promise<{ app: FastifyIns
   await app.register(accountRoutes, { accounts, sessions, sessionCookie });
   await app.register(secondFactorRoutes, { secondFactor: services.secondFactor });
   await app.register(passkeyRoutes, { passkeys: services.passkeys });
+  await app.register(dataExportRoutes, { dataExport: services.dataExport });
   await app.register(appRoutes, { accounts });
   await app.register(adminRoutes, { db, clock, database, adminToken });
   await app.register(voiceAiRoutes, { ledger, licenceList, cardCheckout });

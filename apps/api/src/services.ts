@@ -5,6 +5,7 @@ import { createDevServices, type DevServices, devProvidersFor } from './dev';
 import { AbuseLimits } from './features/accounts/abuse-limits';
 import { ActionTokenService } from './features/accounts/action-tokens';
 import { AttemptLimiter } from './features/accounts/attempt-limits';
+import { DataExportService } from './features/accounts/data-export';
 import { PasskeyService } from './features/accounts/passkeys';
 import { type PasswordHashing, sharedHashing } from './features/accounts/passwords';
 import { SecondFactorService } from './features/accounts/second-factor';
@@ -65,6 +66,8 @@ export interface Services {
   secondFactor: SecondFactorService;
   /** Passkeys (ADR 0039). */
   passkeys: PasskeyService;
+  /** The customer's data export and deletion summary (ADR 0038). */
+  dataExport: DataExportService;
   accounts: AccountService;
   ledger: TokenLedger;
   deeplinks: Deeplinks;
@@ -189,6 +192,7 @@ export function createServices(options: ServiceOptions): Services {
     limiter,
     secondFactor,
     passkeys,
+    dataExport: new DataExportService({ db, clock, limiter }),
     accounts,
     ledger,
     deeplinks,

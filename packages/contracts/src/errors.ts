@@ -181,6 +181,13 @@ export const faults = {
     type: ExceptionType.Limit,
     message: 'Too many emails have been sent to this address. Please wait an hour before asking for another one.',
   },
+  /** Data exports of one account over DATA_EXPORT_MAX_PER_HOUR in the hour (ADR 0038). */
+  AttemptOverLimitDataExport: {
+    status: 429,
+    type: ExceptionType.Limit,
+    message: 'Too many downloads. Please try again in an hour.',
+    retryAfterSeconds: 60 * 60,
+  },
   /** Every password-hashing place is taken: refused before any work, to be tried again in a moment (ADR 0028). */
   // Second factors (ADR 0037). SecondFactorRequired is not a session fault: the SPA keeps the
   // sign-in form and asks for the code; ExceptionVariables carries the Challenge.

@@ -2,6 +2,7 @@ export * from './calls/accounts';
 export * from './calls/checkout';
 export * from './calls/client-reports';
 export * from './calls/common';
+export * from './calls/data-export';
 export * from './calls/envelope';
 export * from './calls/licences';
 export * from './calls/operations';

@@ -12,6 +12,7 @@ import {
   userSchema,
 } from './accounts';
 import { checkoutCalls, checkoutResults, paymentMismatchSummarySchema, stripeWebhookResultSchema } from './checkout';
+import { dataExportCalls, dataExportResults } from './data-export';
 import {
   type Replies,
   type ResultEnvelope,
@@ -101,6 +102,7 @@ export const callResults = {
   ...accountResults,
   ...secondFactorResults,
   ...passkeyResults,
+  ...dataExportResults,
   ...appAccountResults,
   ...licenceResults,
   ...appLicenceResults,
@@ -172,7 +174,16 @@ const passkeyRouteInfo = {
   BeginPasskeyLogin: account('Options to sign in with a passkey', 'none'),
   FinishPasskeyLogin: account('Sign in with a passkey', 'none'),
 } as const satisfies Record<keyof typeof passkeyResults, Omit<CallRoute, 'method' | 'path'>>;
-const accountPathInfo = { ...accountRouteInfo, ...secondFactorRouteInfo, ...passkeyRouteInfo };
+const dataExportRouteInfo = {
+  ExportMyData: account('Everything held about the customer, as JSON (ADR 0038)'),
+  GetDeletionSummary: account('What deleting the account would end'),
+} as const satisfies Record<keyof typeof dataExportResults, Omit<CallRoute, 'method' | 'path'>>;
+const accountPathInfo = {
+  ...accountRouteInfo,
+  ...secondFactorRouteInfo,
+  ...passkeyRouteInfo,
+  ...dataExportRouteInfo,
+};
 
 export const callRoutes = {
   ...(Object.fromEntries(
@@ -470,6 +481,7 @@ export const callBodies = {
   ...accountCalls,
   ...secondFactorCalls,
   ...passkeyCalls,
+  ...dataExportCalls,
   ...appAccountCalls,
   ...licenceCalls,
   ...appLicenceCalls,

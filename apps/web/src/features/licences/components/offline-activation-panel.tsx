@@ -5,9 +5,9 @@ import { Button } from '../../../components/button';
 import { FormMessage } from '../../../components/form-message';
 import { isApiError } from '../../../lib/api-errors';
 import { notify } from '../../../lib/notifications';
+import { saveTextFile } from '../../../lib/save-text-file';
 import { useReloadLicences } from '../api/get-account-licences';
 import { useOfflineActivate } from '../api/offline-activate';
-import { saveTextFile } from '../save-text-file';
 import { Panel } from './panel';
 
 const text = licencesText.offline;

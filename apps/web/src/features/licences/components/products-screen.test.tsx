@@ -2,6 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import * as browserLocation from '../../../lib/browser-location';
 import { notificationsStore } from '../../../lib/notifications';
+import * as textFile from '../../../lib/save-text-file';
 import { fault, inSequence, mockApi, ok, testUser } from '../../../testing/mock-api';
 import { renderApp } from '../../../testing/render-app';
 import {
@@ -14,7 +15,6 @@ import {
   referenceProduct,
   voiceAi,
 } from '../licence-list.fixture';
-import * as textFile from '../save-text-file';
 
 /** The page reads a panel's id from the window's URL hash (jsdom's), as after a reload. */
 async function openProducts(path = '/products', config = {}) {

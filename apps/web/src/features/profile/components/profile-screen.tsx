@@ -5,6 +5,7 @@ import { Link, useLocation } from 'react-router';
 import { Page } from '../../../components/page';
 import { useSessionUser } from '../../../lib/session';
 import { AddressEditor } from './address-editor';
+import { DataExportPanel } from './data-export-panel';
 import { DeleteAccountPanel } from './delete-account-panel';
 import { EmailEditor } from './email-editor';
 import { PasskeysPanel } from './passkeys-panel';
@@ -72,6 +73,7 @@ export function ProfileScreen() {
       <TwoStepPanel />
       <PasskeysPanel />
       <SessionsPanel />
+      <DataExportPanel />
       <DeleteAccountPanel />
     </Page>
   );
