@@ -14,7 +14,7 @@ import {
 } from '../../db/licences-schema';
 import { checkoutSessions, paymentMismatches, paymentRefunds } from '../../db/payments-schema';
 import { mailOutbox, sessions as sessionsTable, socialAccounts, users } from '../../db/schema';
-import { recoveryCodes, totpFactors } from '../../db/second-factor-schema';
+import { passkeys, recoveryCodes, totpFactors } from '../../db/second-factor-schema';
 import { storefrontOrderKeys, storefrontOrderRefunds, storefrontOrders } from '../../db/storefront-schema';
 import { tokenLots, tokenSpendAllocations, tokenSpends } from '../../db/voice-ai-schema';
 import { DEMO_EMAIL, seedDemoData } from '../../dev/demo-seed';
@@ -51,6 +51,20 @@ beforeAll(async () => {
     .update(recoveryCodes)
     .set({ usedAt: now })
     .where(eq(recoveryCodes.id, firstCode?.id ?? ''));
+
+  // A passkey: its name and times are the customer's; its credential and key are not exported.
+  await db.insert(passkeys).values({
+    userId: user.id,
+    credentialId: 'credential-id-not-exported',
+    publicKey: 'public-key-not-exported',
+    counter: 3,
+    transports: ['internal'],
+    aaguid: '00000000-0000-0000-0000-000000000000',
+    deviceType: 'multiDevice',
+    backedUp: true,
+    name: 'Studio laptop',
+    createdAt: now,
+  });
 
   // A second session, ended.
   const ended = await t.services.sessions.issue(db, user.id, false, {
@@ -226,6 +240,7 @@ describe('ExportMyData', () => {
     expect(data.SignInMethods).toEqual({
       HasPassword: true,
       LinkedIdentities: [expect.objectContaining({ Provider: 'google', Subject: 'g-123', Email: DEMO_EMAIL })],
+      Passkeys: [{ Name: 'Studio laptop', CreatedAt: expect.any(String), LastUsedAt: null, BackedUp: true }],
       TwoStepVerification: expect.objectContaining({ Enabled: true, RecoveryCodesLeft: 9 }),
     });
     expect(data.Sessions).toHaveLength(2);
@@ -301,6 +316,8 @@ describe('ExportMyData', () => {
       ...demo.recoveryCodes,
       ...demo.recoveryCodes.map((code) => code.replace(/-/g, '')),
       ...hashes.map((row) => row.codeHash),
+      'credential-id-not-exported',
+      'public-key-not-exported',
     ];
     for (const secret of forbidden) expect(raw).not.toContain(secret);
     expect(raw).not.toMatch(/password_?hash|sealed|codeHash|tokenHash/i);
