@@ -63,6 +63,7 @@ describe('download my data', () => {
     mockApi({
       GetSessions: ok([]),
       GetSecondFactors: ok(twoStepOff),
+      ListPasskeys: ok({ Passkeys: [] }),
       ExportMyData: fault('AttemptOverLimitDataExport', { ExceptionType: 40, ExceptionCode: 429 }),
     });
     const { user, panel } = await openPanel();
@@ -92,6 +93,7 @@ describe('the deletion panel', () => {
     const api = mockApi({
       GetSessions: ok([]),
       GetSecondFactors: ok(twoStepOff),
+      ListPasskeys: ok({ Passkeys: [] }),
       GetDeletionSummary: ok(summary),
       DeleteAccount: ok(),
     });
@@ -116,6 +118,7 @@ describe('the deletion panel', () => {
     mockApi({
       GetSessions: ok([]),
       GetSecondFactors: ok(twoStepOff),
+      ListPasskeys: ok({ Passkeys: [] }),
       GetDeletionSummary: ok({ Licences: [], UnspentTokens: [] }),
     });
     const { user } = renderApp('/profile', { user: testUser });
@@ -129,6 +132,7 @@ describe('the deletion panel', () => {
     const api = mockApi({
       GetSessions: ok([]),
       GetSecondFactors: ok(twoStepOff),
+      ListPasskeys: ok({ Passkeys: [] }),
       GetDeletionSummary: fault('ServiceUnavailable', { ExceptionType: 50, ExceptionCode: 503 }),
       DeleteAccount: ok(),
     });
