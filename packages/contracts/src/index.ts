@@ -7,6 +7,7 @@ export * from './calls/envelope';
 export * from './calls/licences';
 export * from './calls/operations';
 export * from './calls/passkeys';
+export * from './calls/routes';
 export * from './calls/second-factor';
 export * from './calls/voice-ai';
 export * from './client-reports';

@@ -1,5 +1,5 @@
 import type { PublicConfig } from '@soundid/contracts';
-import { call } from '../lib/api-client';
+import { callAt } from '../lib/api-client';
 
 /** GET /api/config (packages/contracts: the one PublicConfig the service sends and the SPA reads). */
 export type { PublicConfig, RedirectTarget } from '@soundid/contracts';
@@ -24,7 +24,7 @@ export function withFallbacks(config: Partial<PublicConfig>): PublicConfig {
 
 export async function fetchPublicConfig(): Promise<PublicConfig> {
   try {
-    const { Result } = await call('GetPublicConfig', { silent: true });
+    const { Result } = await callAt('GetPublicConfig', { method: 'GET', path: '/api/config' }, { silent: true });
     return withFallbacks(Result);
   } catch {
     return FALLBACK_CONFIG;

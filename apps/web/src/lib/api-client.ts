@@ -3,11 +3,12 @@ import {
   type CallBody,
   type CallBodyName,
   type CallName,
+  type CallPath,
   type CallResult,
-  callRoutes,
   ExceptionType,
   type FaultBody,
   faults,
+  type PathCall,
   SESSION_CLEARING_FAULTS,
 } from '@soundid/contracts';
 import {
@@ -41,15 +42,16 @@ type Body = Record<string, unknown> & { silent?: boolean };
 export type CallInput<N extends CallName> = N extends CallBodyName ? CallBody<N> : { silent?: boolean };
 
 /**
- * A call by its name (docs/api.md, Typed results): the path, the method, the body's type and
- * the result's type all come from packages/contracts, so no caller names a result type.
+ * A call whose route the caller names, checked against packages/contracts' at compile time
+ * (routes.ts): for the calls of the first load, which then carries no route table (the /login
+ * budget, ADR 0020). Everything else uses `call` (api-call.ts), which looks the route up.
  */
-export function call<N extends CallName>(
+export function callAt<N extends CallName & PathCall>(
   name: N,
+  route: CallPath<N>,
   input: CallInput<N>,
   options: CallOptions = {},
 ): Promise<ApiSuccess<CallResult<N>>> {
-  const route = callRoutes[name];
   const body = input as Body;
   return send<CallResult<N>>(
     route.method,
@@ -59,12 +61,13 @@ export function call<N extends CallName>(
   );
 }
 
+/** An account call: `POST /api/accounts/<name>`. */
 export function postAccountCall<N extends AccountCallName>(
   name: N,
   body: CallInput<N>,
   options?: CallOptions,
 ): Promise<ApiSuccess<CallResult<N>>> {
-  return call(name, body, options);
+  return send<CallResult<N>>('POST', `/api/accounts/${name}`, body as Body, options ?? {});
 }
 
 /**

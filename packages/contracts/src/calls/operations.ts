@@ -30,6 +30,7 @@ import {
   offlinePublicKeyResultSchema,
 } from './licences';
 import { passkeyCalls, passkeyResults } from './passkeys';
+import { type CallPath, callPathOf, type OtherPathCall, type PathCall } from './routes';
 import { secondFactorCalls, secondFactorResults } from './second-factor';
 import { voiceAiCalls, voiceAiResults } from './voice-ai';
 
@@ -130,7 +131,6 @@ export interface CallRoute {
 
 const account = (summary: string, auth: CallAuth = 'session') => ({ auth, summary });
 
-/** The API contract's paths (docs/api.md) and a line on each call, by the call's name. */
 const accountRouteInfo = {
   LoginByEmail: account('Sign in with e-mail and password', 'none'),
   LoginByToken: account('Who is signed in (the session of the cookie or AuthToken)'),
@@ -185,204 +185,58 @@ const accountPathInfo = {
   ...dataExportRouteInfo,
 };
 
+/** Each other call's sign-in and a line on it, for the OpenAPI document; its path is routes.ts'. */
+const otherRouteInfo = {
+  CreateWebLoginCode: { auth: 'app', summary: 'A portal link that opens the browser signed in as the customer' },
+  ExchangeLoginToken: { auth: 'none', summary: "Sign a desktop app in with the login deeplink's one-time token" },
+  GetAccountLicensesByProductLine: { auth: 'session', summary: "The customer's licences and devices by product line" },
+  RegisterKey: { auth: 'session', summary: 'Register a licence key' },
+  UpgradeKey: { auth: 'session', summary: 'Upgrade a licence key' },
+  KeyUpgradePaths: { auth: 'session', summary: "Where a key's upgrades are sold" },
+  ClaimAdam60Day: { auth: 'session', summary: "Claim a campaign's 60-day trial with a serial" },
+  OfflineActivate: { auth: 'session', summary: 'A signed licence file for an offline machine' },
+  GetOfflinePublicKey: { auth: 'none', summary: 'The public key that verifies offline licence files' },
+  ActivateDevice: { auth: 'session', summary: 'Activate a machine' },
+  DeactivateDevice: { auth: 'session', summary: 'Deactivate a machine' },
+  CheckLicense: { auth: 'session', summary: 'Whether a machine is licensed' },
+  GetProducts: { auth: 'session', summary: 'What the voice AI buy page offers' },
+  GetPurchaseHistory: { auth: 'session', summary: 'A page of token purchases' },
+  GetActionHistory: { auth: 'session', summary: 'A page of token usage' },
+  ConsumeTokens: { auth: 'session', summary: 'Spend voice AI tokens' },
+  PrepareTokenPurchaseCheckout: { auth: 'session', summary: 'Start the card checkout of a token bundle' },
+  GetPaymentStatus: { auth: 'session', summary: "A checkout's payment status" },
+  SandboxCheckoutSession: { auth: 'none', summary: 'Sandbox: the checkout session of a client secret' },
+  SandboxCheckoutPay: { auth: 'none', summary: 'Sandbox: pay a checkout session with a test card' },
+  SandboxCheckoutRefund: { auth: 'operator', summary: 'Sandbox: refund a paid checkout session' },
+  Health: { auth: 'none', summary: 'The process is up' },
+  Ready: { auth: 'none', summary: 'The database is reachable' },
+  GetPublicConfig: { auth: 'none', summary: 'What the browser may know about this deployment' },
+  GetFeatures: { auth: 'none', summary: 'Feature flags' },
+  GetStoreSettings: { auth: 'none', summary: 'The storefront the buy page talks to' },
+  InvokeAction: { auth: 'session', summary: "An action button's GET URL" },
+  AdminUser: { auth: 'operator', summary: 'Operator: a customer' },
+  AdminMetrics: { auth: 'operator', summary: 'Operator: memory and connections' },
+  AdminGrantTokens: { auth: 'operator', summary: 'Operator: grant voice AI tokens' },
+  AdminPaymentMismatches: { auth: 'operator', summary: 'Operator: payments that did not match their checkout' },
+  AdminProducts: { auth: 'operator', summary: 'Operator: the catalogue' },
+  AdminIssueKeys: { auth: 'operator', summary: 'Operator: issue keys' },
+  AdminIssueUpgradeCodes: { auth: 'operator', summary: 'Operator: issue upgrade codes' },
+  AdminAddSerials: { auth: 'operator', summary: 'Operator: add campaign serials' },
+  AdminStorefrontOrders: { auth: 'operator', summary: "Operator: a customer's storefront orders" },
+  StripeWebhook: { auth: 'signature', summary: "Stripe's events (signed)" },
+  ShopifyWebhook: { auth: 'signature', summary: "Shopify's order events (signed)" },
+  DevMail: { auth: 'none', summary: 'Development: the mails sent, newest first' },
+} as const satisfies Record<OtherPathCall, Omit<CallRoute, 'method' | 'path'>>;
+
+const withPaths = <I extends Record<string, Omit<CallRoute, 'method' | 'path'>>>(info: I) =>
+  Object.fromEntries(
+    Object.entries(info).map(([name, entry]) => [name, { ...callPathOf(name as PathCall), ...entry }]),
+  ) as unknown as { [N in keyof I & PathCall]: CallPath<N> & I[N] };
+
+/** The API contract's paths (docs/api.md) and a line on each call, by the call's name. */
 export const callRoutes = {
-  ...(Object.fromEntries(
-    Object.entries(accountPathInfo).map(([name, info]) => [
-      name,
-      { method: 'POST', path: `/api/accounts/${name}`, ...info },
-    ]),
-  ) as {
-    [N in keyof typeof accountPathInfo]: (typeof accountPathInfo)[N] & { method: 'POST'; path: `/api/accounts/${N}` };
-  }),
-  CreateWebLoginCode: {
-    method: 'POST',
-    path: '/api/apps/CreateWebLoginCode',
-    auth: 'app',
-    summary: 'A portal link that opens the browser signed in as the customer',
-  },
-  ExchangeLoginToken: {
-    method: 'POST',
-    path: '/api/apps/ExchangeLoginToken',
-    auth: 'none',
-    summary: "Sign a desktop app in with the login deeplink's one-time token",
-  },
-  GetAccountLicensesByProductLine: {
-    method: 'POST',
-    path: '/api/licenses/GetAccountLicensesByProductLine',
-    auth: 'session',
-    summary: "The customer's licences and devices by product line",
-  },
-  RegisterKey: {
-    method: 'POST',
-    path: '/api/accounts/RegisterKey',
-    auth: 'session',
-    summary: 'Register a licence key',
-  },
-  UpgradeKey: { method: 'POST', path: '/api/accounts/UpgradeKey', auth: 'session', summary: 'Upgrade a licence key' },
-  KeyUpgradePaths: {
-    method: 'POST',
-    path: '/api/accounts/KeyUpgradePaths',
-    auth: 'session',
-    summary: "Where a key's upgrades are sold",
-  },
-  ClaimAdam60Day: {
-    method: 'POST',
-    path: '/api/accounts/Campaign/ClaimAdam60Day',
-    auth: 'session',
-    summary: "Claim a campaign's 60-day trial with a serial",
-  },
-  OfflineActivate: {
-    method: 'POST',
-    path: '/api/licenses/OfflineActivate',
-    auth: 'session',
-    summary: 'A signed licence file for an offline machine',
-  },
-  GetOfflinePublicKey: {
-    method: 'GET',
-    path: '/api/licenses/offline-public-key',
-    auth: 'none',
-    summary: 'The public key that verifies offline licence files',
-  },
-  ActivateDevice: { method: 'POST', path: '/api/apps/ActivateDevice', auth: 'session', summary: 'Activate a machine' },
-  DeactivateDevice: {
-    method: 'POST',
-    path: '/api/apps/DeactivateDevice',
-    auth: 'session',
-    summary: 'Deactivate a machine',
-  },
-  CheckLicense: {
-    method: 'POST',
-    path: '/api/apps/CheckLicense',
-    auth: 'session',
-    summary: 'Whether a machine is licensed',
-  },
-  GetProducts: {
-    method: 'POST',
-    path: '/api/voiceai/GetProducts',
-    auth: 'session',
-    summary: 'What the voice AI buy page offers',
-  },
-  GetPurchaseHistory: {
-    method: 'POST',
-    path: '/api/voiceai/GetPurchaseHistory',
-    auth: 'session',
-    summary: 'A page of token purchases',
-  },
-  GetActionHistory: {
-    method: 'POST',
-    path: '/api/voiceai/GetActionHistory',
-    auth: 'session',
-    summary: 'A page of token usage',
-  },
-  ConsumeTokens: { method: 'POST', path: '/api/apps/ConsumeTokens', auth: 'session', summary: 'Spend voice AI tokens' },
-  PrepareTokenPurchaseCheckout: {
-    method: 'POST',
-    path: '/api/voiceai/PrepareTokenPurchaseCheckout',
-    auth: 'session',
-    summary: 'Start the card checkout of a token bundle',
-  },
-  GetPaymentStatus: {
-    method: 'POST',
-    path: '/api/voiceai/GetPaymentStatus',
-    auth: 'session',
-    summary: "A checkout's payment status",
-  },
-  SandboxCheckoutSession: {
-    method: 'POST',
-    path: '/api/sandbox/checkout/session',
-    auth: 'none',
-    summary: 'Sandbox: the checkout session of a client secret',
-  },
-  SandboxCheckoutPay: {
-    method: 'POST',
-    path: '/api/sandbox/checkout/pay',
-    auth: 'none',
-    summary: 'Sandbox: pay a checkout session with a test card',
-  },
-  SandboxCheckoutRefund: {
-    method: 'POST',
-    path: '/api/sandbox/checkout/refund',
-    auth: 'operator',
-    summary: 'Sandbox: refund a paid checkout session',
-  },
-  Health: { method: 'GET', path: '/api/health', auth: 'none', summary: 'The process is up' },
-  Ready: { method: 'GET', path: '/api/ready', auth: 'none', summary: 'The database is reachable' },
-  GetPublicConfig: {
-    method: 'GET',
-    path: '/api/config',
-    auth: 'none',
-    summary: 'What the browser may know about this deployment',
-  },
-  GetFeatures: { method: 'GET', path: '/api/accounts/features', auth: 'none', summary: 'Feature flags' },
-  GetStoreSettings: {
-    method: 'GET',
-    path: '/api/shopify/store-settings',
-    auth: 'none',
-    summary: 'The storefront the buy page talks to',
-  },
-  InvokeAction: {
-    method: 'GET',
-    path: '/api/actions/',
-    auth: 'session',
-    summary: "An action button's GET URL",
-  },
-  AdminUser: { method: 'GET', path: '/api/admin/user', auth: 'operator', summary: 'Operator: a customer' },
-  AdminMetrics: {
-    method: 'GET',
-    path: '/api/admin/metrics',
-    auth: 'operator',
-    summary: 'Operator: memory and connections',
-  },
-  AdminGrantTokens: {
-    method: 'POST',
-    path: '/api/admin/grant-tokens',
-    auth: 'operator',
-    summary: 'Operator: grant voice AI tokens',
-  },
-  AdminPaymentMismatches: {
-    method: 'GET',
-    path: '/api/admin/payment-mismatches',
-    auth: 'operator',
-    summary: 'Operator: payments that did not match their checkout',
-  },
-  AdminProducts: { method: 'GET', path: '/api/admin/products', auth: 'operator', summary: 'Operator: the catalogue' },
-  AdminIssueKeys: { method: 'POST', path: '/api/admin/issue-keys', auth: 'operator', summary: 'Operator: issue keys' },
-  AdminIssueUpgradeCodes: {
-    method: 'POST',
-    path: '/api/admin/issue-upgrade-codes',
-    auth: 'operator',
-    summary: 'Operator: issue upgrade codes',
-  },
-  AdminAddSerials: {
-    method: 'POST',
-    path: '/api/admin/add-serials',
-    auth: 'operator',
-    summary: 'Operator: add campaign serials',
-  },
-  AdminStorefrontOrders: {
-    method: 'GET',
-    path: '/api/admin/storefront-orders',
-    auth: 'operator',
-    summary: "Operator: a customer's storefront orders",
-  },
-  StripeWebhook: {
-    method: 'POST',
-    path: '/api/webhooks/stripe',
-    auth: 'signature',
-    summary: "Stripe's events (signed)",
-  },
-  ShopifyWebhook: {
-    method: 'POST',
-    path: '/api/webhooks/shopify',
-    auth: 'signature',
-    summary: "Shopify's order events (signed)",
-  },
-  DevMail: {
-    method: 'GET',
-    path: '/api/dev/mail',
-    auth: 'none',
-    summary: 'Development: the mails sent, newest first',
-  },
+  ...withPaths(accountPathInfo),
+  ...withPaths(otherRouteInfo),
 } as const satisfies Record<CallName, CallRoute>;
 
 /**

@@ -1,4 +1,4 @@
-import { call } from '../../../lib/api-client';
+import { call } from '../../../lib/api-call';
 import { setSignedInUser } from '../../../lib/session';
 import { useAction } from '../../../lib/use-action';
 

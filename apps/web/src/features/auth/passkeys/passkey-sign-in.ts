@@ -1,7 +1,8 @@
 import { browserSupportsWebAuthn, startAuthentication } from '@simplewebauthn/browser';
 import { faultMessage } from '@soundid/contracts';
 import { passkeyText } from '@soundid/contracts/ui-text';
-import { type CallInput, call } from '../../../lib/api-client';
+import { call } from '../../../lib/api-call';
+import type { CallInput } from '../../../lib/api-client';
 import { isApiError } from '../../../lib/api-errors';
 import { notify } from '../../../lib/notifications';
 import { setSignedInUser } from '../../../lib/session';

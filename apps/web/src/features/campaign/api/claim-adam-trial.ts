@@ -1,6 +1,6 @@
 import type { ClaimAdam60DayResult } from '@soundid/contracts';
 import { useMutation } from '@tanstack/react-query';
-import { call } from '../../../lib/api-client';
+import { call } from '../../../lib/api-call';
 
 /**
  * Claims the 60-day trial of the ADAM Audio campaign with a monitor's serial number. Silent:

@@ -1,7 +1,7 @@
 import type { AccountLicensesByProductLine } from '@soundid/contracts';
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { call } from '../../../lib/api-client';
+import { call } from '../../../lib/api-call';
 
 /**
  * The customer's licences by product line. Silent: a failure is shown on the page as

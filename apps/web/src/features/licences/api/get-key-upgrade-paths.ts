@@ -1,6 +1,6 @@
 import type { KeyUpgradePathsResult } from '@soundid/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { call } from '../../../lib/api-client';
+import { call } from '../../../lib/api-call';
 
 /** The store upgrades that fit a licence (left side of the upgrade panel). */
 export async function getKeyUpgradePaths(key: string): Promise<KeyUpgradePathsResult> {

@@ -1,6 +1,6 @@
 import type { RegisterKeyResult } from '@soundid/contracts';
 import { useMutation } from '@tanstack/react-query';
-import { call } from '../../../lib/api-client';
+import { call } from '../../../lib/api-call';
 
 /** KeyOwnedByAnotherUser is handled by the screen (a popup); other faults reach the banner. */
 export async function registerKey(key: string): Promise<RegisterKeyResult> {

@@ -1,6 +1,6 @@
 import type { UpgradeKeyResult } from '@soundid/contracts';
 import { useMutation } from '@tanstack/react-query';
-import { call } from '../../../lib/api-client';
+import { call } from '../../../lib/api-call';
 
 export interface UpgradeKeyInput {
   /** The licence's FormattedKey as listed (masked); the service resolves it among the caller's keys. */

@@ -1,5 +1,5 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { call } from '../../../lib/api-client';
+import { call } from '../../../lib/api-call';
 
 /** Everything held about the customer (ADR 0038); limited to a few an hour by the service. */
 export function useExportMyData() {

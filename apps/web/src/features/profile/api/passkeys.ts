@@ -1,6 +1,7 @@
 import { startRegistration } from '@simplewebauthn/browser';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type CallInput, call } from '../../../lib/api-client';
+import { call } from '../../../lib/api-call';
+import type { CallInput } from '../../../lib/api-client';
 
 /** The browser's answer as the call's body declares it; the service checks it in full. */
 type RegistrationAnswer = CallInput<'FinishPasskeyRegistration'>['response'];

@@ -1,5 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type CallInput, call } from '../../../lib/api-client';
+import { call } from '../../../lib/api-call';
+import type { CallInput } from '../../../lib/api-client';
 
 export const secondFactorsQueryOptions = queryOptions({
   queryKey: ['second-factors'],

@@ -1,6 +1,6 @@
 import type { PagedResult, PurchaseHistoryEntry, UsageHistoryEntry } from '@soundid/contracts';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { call } from '../../../lib/api-client';
+import { call } from '../../../lib/api-call';
 
 export type HistoryTab = 'purchase' | 'usage';
 

@@ -1,6 +1,6 @@
 import type { VoiceAiProductList } from '@soundid/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { call } from '../../../lib/api-client';
+import { call } from '../../../lib/api-call';
 
 export async function getProducts(): Promise<VoiceAiProductList> {
   const { Result } = await call('GetProducts', {});

@@ -1,6 +1,6 @@
 import type { SandboxCheckoutSessionResult } from '@soundid/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { call } from '../../../lib/api-client';
+import { call } from '../../../lib/api-call';
 
 /** The sandbox session behind a client secret; a failure is the checkout screen's to show. */
 export async function getSandboxCheckoutSession(clientSecret: string): Promise<SandboxCheckoutSessionResult> {

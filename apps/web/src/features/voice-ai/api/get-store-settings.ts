@@ -1,6 +1,6 @@
 import type { StoreSettings } from '@soundid/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { call } from '../../../lib/api-client';
+import { call } from '../../../lib/api-call';
 
 export async function getStoreSettings(): Promise<StoreSettings> {
   // The perpetual card says when the price cannot be shown: no banner.

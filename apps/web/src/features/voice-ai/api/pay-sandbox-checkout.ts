@@ -1,6 +1,6 @@
 import type { SandboxCheckoutPayResult } from '@soundid/contracts';
 import { useMutation } from '@tanstack/react-query';
-import { call } from '../../../lib/api-client';
+import { call } from '../../../lib/api-call';
 
 export interface SandboxCard {
   cardNumber: string;

@@ -1,6 +1,6 @@
 import type { KeyValue, PrepareTokenPurchaseCheckoutResult } from '@soundid/contracts';
 import { useMutation } from '@tanstack/react-query';
-import { call } from '../../../lib/api-client';
+import { call } from '../../../lib/api-call';
 
 export interface PrepareCheckoutRequest {
   priceId: string;

@@ -1,0 +1,73 @@
+import type { accountResults } from './accounts';
+import type { dataExportResults } from './data-export';
+import type { passkeyResults } from './passkeys';
+import type { secondFactorResults } from './second-factor';
+
+/**
+ * Where each call is answered, without its schemas (docs/api.md, Typed results): the SPA's
+ * client reads this module alone, so that no page loads zod or the result schemas to send a
+ * call (the /login budget, ADR 0020). The OpenAPI document adds each call's sign-in and summary
+ * (operations.ts).
+ */
+
+/** The calls answered at `POST /api/accounts/<Name>`. */
+export type AccountPathCall =
+  | keyof typeof accountResults
+  | keyof typeof secondFactorResults
+  | keyof typeof passkeyResults
+  | keyof typeof dataExportResults;
+
+/** Every other call's method and path. */
+export const otherCallPaths = {
+  CreateWebLoginCode: { method: 'POST', path: '/api/apps/CreateWebLoginCode' },
+  ExchangeLoginToken: { method: 'POST', path: '/api/apps/ExchangeLoginToken' },
+  GetAccountLicensesByProductLine: { method: 'POST', path: '/api/licenses/GetAccountLicensesByProductLine' },
+  RegisterKey: { method: 'POST', path: '/api/accounts/RegisterKey' },
+  UpgradeKey: { method: 'POST', path: '/api/accounts/UpgradeKey' },
+  KeyUpgradePaths: { method: 'POST', path: '/api/accounts/KeyUpgradePaths' },
+  ClaimAdam60Day: { method: 'POST', path: '/api/accounts/Campaign/ClaimAdam60Day' },
+  OfflineActivate: { method: 'POST', path: '/api/licenses/OfflineActivate' },
+  GetOfflinePublicKey: { method: 'GET', path: '/api/licenses/offline-public-key' },
+  ActivateDevice: { method: 'POST', path: '/api/apps/ActivateDevice' },
+  DeactivateDevice: { method: 'POST', path: '/api/apps/DeactivateDevice' },
+  CheckLicense: { method: 'POST', path: '/api/apps/CheckLicense' },
+  GetProducts: { method: 'POST', path: '/api/voiceai/GetProducts' },
+  GetPurchaseHistory: { method: 'POST', path: '/api/voiceai/GetPurchaseHistory' },
+  GetActionHistory: { method: 'POST', path: '/api/voiceai/GetActionHistory' },
+  ConsumeTokens: { method: 'POST', path: '/api/apps/ConsumeTokens' },
+  PrepareTokenPurchaseCheckout: { method: 'POST', path: '/api/voiceai/PrepareTokenPurchaseCheckout' },
+  GetPaymentStatus: { method: 'POST', path: '/api/voiceai/GetPaymentStatus' },
+  SandboxCheckoutSession: { method: 'POST', path: '/api/sandbox/checkout/session' },
+  SandboxCheckoutPay: { method: 'POST', path: '/api/sandbox/checkout/pay' },
+  SandboxCheckoutRefund: { method: 'POST', path: '/api/sandbox/checkout/refund' },
+  Health: { method: 'GET', path: '/api/health' },
+  Ready: { method: 'GET', path: '/api/ready' },
+  GetPublicConfig: { method: 'GET', path: '/api/config' },
+  GetFeatures: { method: 'GET', path: '/api/accounts/features' },
+  GetStoreSettings: { method: 'GET', path: '/api/shopify/store-settings' },
+  InvokeAction: { method: 'GET', path: '/api/actions/' },
+  AdminUser: { method: 'GET', path: '/api/admin/user' },
+  AdminMetrics: { method: 'GET', path: '/api/admin/metrics' },
+  AdminGrantTokens: { method: 'POST', path: '/api/admin/grant-tokens' },
+  AdminPaymentMismatches: { method: 'GET', path: '/api/admin/payment-mismatches' },
+  AdminProducts: { method: 'GET', path: '/api/admin/products' },
+  AdminIssueKeys: { method: 'POST', path: '/api/admin/issue-keys' },
+  AdminIssueUpgradeCodes: { method: 'POST', path: '/api/admin/issue-upgrade-codes' },
+  AdminAddSerials: { method: 'POST', path: '/api/admin/add-serials' },
+  AdminStorefrontOrders: { method: 'GET', path: '/api/admin/storefront-orders' },
+  StripeWebhook: { method: 'POST', path: '/api/webhooks/stripe' },
+  ShopifyWebhook: { method: 'POST', path: '/api/webhooks/shopify' },
+  DevMail: { method: 'GET', path: '/api/dev/mail' },
+} as const;
+export type OtherPathCall = keyof typeof otherCallPaths;
+export type PathCall = AccountPathCall | OtherPathCall;
+
+export type CallPath<N extends PathCall> = N extends OtherPathCall
+  ? (typeof otherCallPaths)[N]
+  : { method: 'POST'; path: `/api/accounts/${N}` };
+
+/** A call's method and path. */
+export function callPathOf<N extends PathCall>(name: N): CallPath<N> {
+  const other = Object.hasOwn(otherCallPaths, name) ? otherCallPaths[name as OtherPathCall] : undefined;
+  return (other ?? { method: 'POST', path: `/api/accounts/${name}` }) as CallPath<N>;
+}
