@@ -1,7 +1,7 @@
 import { generateSync } from 'otplib';
 import { describe, expect, it } from 'vitest';
 import { createVerifiedAccount, logIn } from './accounts';
-import { useBrowser } from './browser';
+import { appStarted, useBrowser } from './browser';
 
 /**
  * Passkeys end to end in Chromium (ADR 0039; ASVS 6.5.x, 6.6.x): Chromium's virtual
@@ -57,6 +57,8 @@ describe('passkeys', () => {
     // Signed out, the passkey signs in: no e-mail, no password typed.
     await signOut();
     await page.goto('/login');
+    // The sign-in screen is sent rendered (ADR 0024): its buttons answer once the app runs.
+    await appStarted(page);
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
     await page.waitForURL('**/products');
     await page.goto('/profile');
@@ -87,6 +89,8 @@ describe('passkeys', () => {
     // And the passkey alone still signs the TOTP account in: it is both factors.
     await signOut();
     await page.goto('/login');
+    // The sign-in screen is sent rendered (ADR 0024): its buttons answer once the app runs.
+    await appStarted(page);
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
     await page.waitForURL('**/products');
   });
