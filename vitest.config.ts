@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -21,6 +22,10 @@ const apiProject = (name: string, env: Record<string, string>) => ({
 
 export default defineConfig({
   test: {
+    // One worker more than cores: the suites spend much of their time waiting on the database,
+    // child processes and timers (a clean unit run on 2 cores: 323 s with Vitest's default of
+    // one worker, 219 s with three; docs/benchmarks.md, test time).
+    maxWorkers: availableParallelism() + 1,
     projects: [
       { test: { name: 'contracts', root: 'packages/contracts', include: ['src/**/*.test.ts'] } },
       { test: { name: 'repository', root: '.', include: ['test/**/*.test.ts'] } },
