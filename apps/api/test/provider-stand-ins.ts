@@ -64,3 +64,13 @@ export async function startProviderStandIns(): Promise<ProviderStandIns> {
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
+
+/** The Google client id the suites configure against the stand-in. */
+export const TEST_GOOGLE_CLIENT_ID = 'google-client-id.apps.googleusercontent.com';
+
+/** The service's Google settings pointed at the stand-in (for suites that sign in with Google). */
+export const googleStandInEnv = (providers: ProviderStandIns) => ({
+  GOOGLE_CLIENT_ID: TEST_GOOGLE_CLIENT_ID,
+  GOOGLE_JWKS_URL: `${providers.url}/jwks`,
+  GOOGLE_TOKENINFO_URL: `${providers.url}/tokeninfo`,
+});

@@ -1,10 +1,15 @@
 import { PASSKEY_CHALLENGE_MINUTES, PASSKEY_MAX_PER_ACCOUNT, TOTP_PERIOD_SECONDS } from '@soundid/contracts';
-import { eq } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import { generateSync } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, PASSWORD, signUpVerified } from '../../../test/accounts-flow';
 import { createTestApp, type TestApp } from '../../../test/kit/test-app';
-import { type ProviderStandIns, startProviderStandIns } from '../../../test/provider-stand-ins';
+import {
+  googleStandInEnv,
+  type ProviderStandIns,
+  startProviderStandIns,
+  TEST_GOOGLE_CLIENT_ID,
+} from '../../../test/provider-stand-ins';
 import { SoftwareAuthenticator } from '../../../test/software-authenticator';
 import { users } from '../../db/schema';
 import { passkeyChallenges, passkeys } from '../../db/second-factor-schema';
@@ -19,14 +24,10 @@ import { findUserByEmail } from './users-repo';
 let t: TestApp;
 let providers: ProviderStandIns;
 const ORIGIN = 'http://localhost:3000'; // the test app's PUBLIC_URL
-const GOOGLE = 'google-client-id.apps.googleusercontent.com';
+const GOOGLE = TEST_GOOGLE_CLIENT_ID;
 beforeAll(async () => {
   providers = await startProviderStandIns();
-  t = await createTestApp({
-    GOOGLE_CLIENT_ID: GOOGLE,
-    GOOGLE_JWKS_URL: `${providers.url}/jwks`,
-    GOOGLE_TOKENINFO_URL: `${providers.url}/tokeninfo`,
-  });
+  t = await createTestApp(googleStandInEnv(providers));
 });
 afterAll(async () => {
   await t.close();
@@ -186,6 +187,30 @@ describe('registering passkeys (ASVS 6.5.x, 6.6.x)', () => {
     for (let i = 0; i < PASSKEY_MAX_PER_ACCOUNT; i++)
       expect((await register(token, authenticator)).statusCode).toBe(200);
     expect(faultOf(await t.call('/api/accounts/BeginPasskeyRegistration', {}, token))).toBe('PasskeyLimitReached');
+  });
+
+  it('holds the limit under parallel registrations: of four finishing at once with one place left, one is kept', async () => {
+    const email = newEmail('race');
+    const token = await signUpVerified(t, email);
+    const authenticator = new SoftwareAuthenticator(ORIGIN);
+    for (let i = 0; i < PASSKEY_MAX_PER_ACCOUNT - 1; i++)
+      expect((await register(token, authenticator)).statusCode).toBe(200);
+    const answers = [];
+    for (let i = 0; i < 4; i++) {
+      const begun = await t.call('/api/accounts/BeginPasskeyRegistration', {}, token);
+      answers.push(authenticator.register(begun.json().Result.Options as Options));
+    }
+    const finished = await Promise.all(
+      answers.map((response) => t.call('/api/accounts/FinishPasskeyRegistration', { response }, token)),
+    );
+    expect(finished.filter((res) => res.statusCode === 200)).toHaveLength(1);
+    expect(finished.filter((res) => faultOf(res) === 'PasskeyLimitReached')).toHaveLength(3);
+    const user = await findUserByEmail(t.database.db, email);
+    const [held] = await t.database.db
+      .select({ n: count() })
+      .from(passkeys)
+      .where(eq(passkeys.userId, user?.id as string));
+    expect(held?.n).toBe(PASSKEY_MAX_PER_ACCOUNT);
   });
 
   it('lets a customer who signs in with Google (no password) add one', async () => {

@@ -17,6 +17,7 @@ import {
 import { and, count, desc, eq, gt, isNull, lt } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Database } from '../../db/client';
+import { users } from '../../db/schema';
 import { passkeyChallenges, passkeys, signInChallenges } from '../../db/second-factor-schema';
 import { addMinutes, type Clock, type Random } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
@@ -185,6 +186,9 @@ export class PasskeyService {
     if (!info) throw new Fault('PasskeyInvalid');
     const { credential } = info;
     return this.deps.db.transaction(async (tx) => {
+      // The account's row is locked first: parallel registrations count one after the other, so
+      // the limit holds (a count alone lets each of them see the last free place).
+      await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
       const [held] = await tx.select({ n: count() }).from(passkeys).where(eq(passkeys.userId, userId));
       if ((held?.n ?? 0) >= PASSKEY_MAX_PER_ACCOUNT) throw new Fault('PasskeyLimitReached');
       const [row] = await tx

@@ -10,7 +10,12 @@ import { generateSync } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, PASSWORD, signUpVerified } from '../../../test/accounts-flow';
 import { createTestApp, type TestApp } from '../../../test/kit/test-app';
-import { type ProviderStandIns, startProviderStandIns } from '../../../test/provider-stand-ins';
+import {
+  googleStandInEnv,
+  type ProviderStandIns,
+  startProviderStandIns,
+  TEST_GOOGLE_CLIENT_ID,
+} from '../../../test/provider-stand-ins';
 import { recoveryCodes, signInChallenges, totpFactors } from '../../db/second-factor-schema';
 import { hashToken } from '../../lib/secrets';
 import { findUserByEmail } from './users-repo';
@@ -21,14 +26,10 @@ import { findUserByEmail } from './users-repo';
  */
 let t: TestApp;
 let providers: ProviderStandIns;
-const GOOGLE = 'google-client-id.apps.googleusercontent.com';
+const GOOGLE = TEST_GOOGLE_CLIENT_ID;
 beforeAll(async () => {
   providers = await startProviderStandIns();
-  t = await createTestApp({
-    GOOGLE_CLIENT_ID: GOOGLE,
-    GOOGLE_JWKS_URL: `${providers.url}/jwks`,
-    GOOGLE_TOKENINFO_URL: `${providers.url}/tokeninfo`,
-  });
+  t = await createTestApp(googleStandInEnv(providers));
 });
 afterAll(async () => {
   await t.close();

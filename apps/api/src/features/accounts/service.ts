@@ -138,9 +138,9 @@ export interface AccountServiceDeps {
    */
   beforeDelete(tx: Transaction, userId: string, at: Date): Promise<void>;
   /** Accounts with a second factor finish signing in with LoginSecondFactor (ADR 0037). */
-  secondFactor?: SecondFactorService;
+  secondFactor: SecondFactorService;
   /** Passkey sign-ins (ADR 0039). */
-  passkeys?: PasskeyService;
+  passkeys: PasskeyService;
 }
 
 /** Reset requests waiting for their turn; past this a flood's requests are dropped unanswered by mail. */
@@ -347,13 +347,12 @@ export class AccountService {
    */
   private async secondFactorChallenge(db: Queryable, userId: string, keepMeSignedIn: boolean) {
     const factors = this.deps.secondFactor;
-    if (!factors || !(await factors.required(db, userId))) return undefined;
+    if (!(await factors.required(db, userId))) return undefined;
     return factors.challenge(db, userId, keepMeSignedIn);
   }
 
   /** The second step of a challenged sign-in: a TOTP or recovery code; answers as sign-in does. */
   async loginSecondFactor(challenge: string, code: string, meta: ClientMeta): Promise<SignedIn> {
-    if (!this.deps.secondFactor) throw new Fault('SecondFactorChallengeInvalid');
     const { userId, keepMeSignedIn } = await this.deps.secondFactor.complete(challenge, code);
     const user = await findUserById(this.deps.db, userId);
     if (!user) throw new Fault('SecondFactorChallengeInvalid');
@@ -373,7 +372,6 @@ export class AccountService {
     keepMeSignedIn: boolean,
     meta: ClientMeta,
   ): Promise<SignedIn> {
-    if (!this.deps.passkeys) throw new Fault('PasskeyChallengeInvalid');
     const outcome = await this.deps.passkeys.finishLogin(challengeId, response);
     const user = await findUserById(this.deps.db, outcome.userId);
     if (!user) throw new Fault('PasskeyInvalid');
