@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { kib, LOGIN_JS_BUDGET_BYTES, LOGIN_SCREEN_MODULE, routeScripts } from '../scripts/route-scripts';
+import {
+  kib,
+  LOGIN_JS_BUDGET_BYTES,
+  LOGIN_SCREEN_MODULE,
+  PRODUCTS_SCREEN_MODULE,
+  routeScripts,
+} from '../scripts/route-scripts';
 import { webDir } from './api-server';
 import { useBrowser } from './browser';
 
@@ -21,6 +27,12 @@ describe('/login JavaScript budget', () => {
     );
     // The libraries that are not for /login stay off it.
     expect(login.scripts.map((s) => s.file).filter((f) => /\/(zod|forms|query)-/.test(f))).toEqual([]);
+  });
+
+  it('Licenses & Devices loads neither zod nor the form library: its rules come without them (ADR 0043)', () => {
+    // zod's module and the schemas built from it at load were a long task of their own on a slow phone.
+    const products = routeScripts(distDir, PRODUCTS_SCREEN_MODULE).scripts.map((s) => s.file);
+    expect(products.filter((f) => /\/(zod|forms)-/.test(f))).toEqual([]);
   });
 
   it('Chromium opening /login fetches exactly the scripts the graph names, and no others', async () => {

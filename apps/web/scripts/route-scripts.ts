@@ -29,6 +29,9 @@ export const LOGIN_JS_BUDGET_BYTES = 100 * 1024;
 /** The screen module the /login route loads lazily (app/router.tsx). */
 export const LOGIN_SCREEN_MODULE = 'src/features/auth/components/login-screen.tsx';
 
+/** The screen module of Licenses & Devices (/products), the signed-in home. */
+export const PRODUCTS_SCREEN_MODULE = 'src/features/licences/components/products-screen.tsx';
+
 function readManifest(distDir: string): Manifest {
   return JSON.parse(readFileSync(path.join(distDir, '.vite', 'manifest.json'), 'utf8')) as Manifest;
 }

@@ -1,3 +1,4 @@
+export * from './activation-button';
 export * from './calls/accounts';
 export * from './calls/checkout';
 export * from './calls/client-reports';
@@ -17,6 +18,7 @@ export * from './fault-schema';
 export * from './field-rules';
 export * from './format';
 export * from './licence-messages';
+export * from './licence-rules';
 export * from './messages';
 export * from './page-render';
 export * from './page-title';

@@ -1,15 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { emailProblem, passwordProblem } from './field-rules';
 import {
-  emailSchema,
-  isAddressComplete,
   isValidLicenseKey,
   isValidUpgradeCode,
   isValidVoiceAiUpgradeCode,
-  licenseKeySchema,
   looksLikeUpgradeCode,
   maskLicenseKeyInput,
   normalizeLicenseKey,
+} from './licence-rules';
+import {
+  emailSchema,
+  isAddressComplete,
+  licenseKeySchema,
   pageCountSchema,
   pageSchema,
   passwordSchema,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type ActionButton, activationTypeOf, findActivationButton } from './licences';
+import { activationTypeOf, findActivationButton } from './activation-button';
+import type { ActionButton } from './calls/licences';
 
 const deeplinkButton = (id: string | null, overrides: Partial<ActionButton> = {}): ActionButton => ({
   Type: 'DeepLink',

@@ -1,0 +1,48 @@
+import { LICENSE_KEY_LENGTH } from './constants';
+
+// The licence rules the Licenses & Devices and add-licence screens apply, without zod: those
+// screens load without it (docs/decisions/0043-signed-in-page-main-thread-work.md). The zod
+// schemas of validators.ts and calls/licences.ts are built from these.
+
+// ── Licence keys and upgrade codes (docs/requirements.md §3) ───────
+
+const LICENSE_KEY_PATTERN = /^[A-Za-z0-9]{6}(-?[A-Za-z0-9]{6}){3}$/;
+
+/** Four groups of 6 letters or digits, hyphens optional between groups. */
+export function isValidLicenseKey(value: string): boolean {
+  return LICENSE_KEY_PATTERN.test(value.trim());
+}
+
+/** The stored form of a key: 24 upper-case alphanumerics. */
+export function normalizeLicenseKey(value: string): string {
+  return value.replace(/[^A-Za-z0-9]/g, '').toUpperCase();
+}
+
+/** The 6-6-6-6 input mask: upper-cases and inserts hyphens as the customer types. */
+export function maskLicenseKeyInput(value: string): string {
+  const chars = normalizeLicenseKey(value).slice(0, LICENSE_KEY_LENGTH);
+  return chars.match(/.{1,6}/g)?.join('-') ?? '';
+}
+
+const UPGRADE_UPG = /^UPG-[A-Za-z0-9]{8,60}$/;
+const UPGRADE_SEVEN = /^[A-Za-z0-9]{7}$/;
+const UPGRADE_GRACE = /GRACE$/i;
+
+/** Upgrade code: UPG- + 8..60 alphanumerics, or exactly 7 alphanumerics, or ending in GRACE. */
+export function isValidUpgradeCode(value: string): boolean {
+  const v = value.trim();
+  return UPGRADE_UPG.test(v) || UPGRADE_SEVEN.test(v) || UPGRADE_GRACE.test(v);
+}
+
+/** The voice-AI upgrade code accepts only the UPG- form. */
+export function isValidVoiceAiUpgradeCode(value: string): boolean {
+  return UPGRADE_UPG.test(value.trim());
+}
+
+/** On the key page a value shaped like an upgrade code (and not like a key) is rejected. */
+export function looksLikeUpgradeCode(value: string): boolean {
+  return !isValidLicenseKey(value) && isValidUpgradeCode(value);
+}
+
+/** Largest .swinfo request file accepted (it is a few hundred bytes). */
+export const SWINFO_MAX_LENGTH = 16 * 1024;
