@@ -19,6 +19,8 @@ export function captureErrors(load: () => Promise<{ startErrorReports(held: unkn
       // The reporter could not load (offline): nothing is reported, the page goes on.
       () => {},
     );
-  if (document.readyState === 'complete') start();
+  // After a load event that has passed, in a task of its own: not in the one that evaluates the
+  // app's modules, the page's longest (ADR 0043).
+  if (document.readyState === 'complete') setTimeout(start);
   else window.addEventListener('load', start, { once: true });
 }
