@@ -145,4 +145,25 @@ describe('the finish customers see', () => {
     const [a, b] = await Promise.all([offline.boundingBox(), download.boundingBox()]);
     expect(a?.height).toBe(b?.height);
   });
+
+  it('the signed-in home leads to Licenses & Devices without the footer jumping below the fold (CLS)', async () => {
+    const account = await customerWithReference4('finish-home');
+    const page = await browser.newPage(MOBILE);
+    // Shifts not caused by input, as CLS counts them (bar 0.02: ADR 0020, ADR 0024).
+    await page.addInitScript(() => {
+      const shifts: number[] = [];
+      Object.assign(window, { shifts });
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
+          if (!entry.hadRecentInput) shifts.push(entry.value);
+        }
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    await signInByCookie(page, base, account, '/');
+    await page.getByRole('heading', { level: 1, name: 'Licenses & Devices' }).waitFor();
+    await page.locator('.licence-section').first().waitFor();
+    await page.waitForLoadState('networkidle');
+    const shifts = await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts);
+    expect(shifts.reduce((sum, value) => sum + value, 0)).toBeLessThanOrEqual(0.02);
+  });
 });
