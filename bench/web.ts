@@ -9,10 +9,11 @@
  *    - with the CPU `BENCH_WEB_CPU` times slower (default 4, Lighthouse's mobile preset) through
  *      the DevTools protocol: TBT, LCP, CLS and FCP on the real timeline;
  *    - unslowed, traced: the main thread's CPU time after the first paint, and the blocking
- *      time it makes at `BENCH_WEB_CPU` and at `BENCH_WEB_SLOW_CPU` (default 8: the slowdown at
- *      which the build before ADR 0043 made /products' 293 ms of a slower machine, docs/benchmarks.md).
- *    Each run also loads the reference page (bench/web-reference.ts: fixed work) in turn with
- *    the pages: the pages' CPU time is given as a ratio to its, in the same run. With
+ *      time it makes at `BENCH_WEB_CPU` and on the slow machine (below).
+ *    Each run first loads the reference page (bench/web-reference.ts: fixed work): the pages'
+ *    CPU time is given as a ratio to its in the same run, and the slow machine is the one where
+ *    the reference takes `BENCH_WEB_SLOW_REFERENCE_MS` of CPU, so the run's slowdown for it is
+ *    that over the reference's CPU time here and now (docs/benchmarks.md, Front end). With
  *    `BENCH_WEB_BASE_DIST` (another checkout's built apps/web/dist, `npm install`ed there) a
  *    second service serves that build beside this one, each page is loaded from both in turn,
  *    and the after/before ratio of the same run is given.
@@ -34,12 +35,17 @@ import { launchChromium } from '../apps/web/e2e/chromium';
 import { kib, LOGIN_JS_BUDGET_BYTES, LOGIN_SCREEN_MODULE, routeScripts } from '../apps/web/scripts/route-scripts';
 import { repoRoot } from './services';
 import { type LighthouseSample, launchForLighthouse, lighthouseSample } from './web-lighthouse';
-import { REFERENCE_HTML, REFERENCE_PATH } from './web-reference';
-import { loadAndMeasure, type VitalsSample } from './web-vitals';
+import { REFERENCE_HTML, REFERENCE_PATH, SLOW_REFERENCE_DEFAULT_MS } from './web-reference';
+import { blockingTimeAt, loadAndMeasure, type VitalsSample } from './web-vitals';
 
 const RUNS = Number(process.env.BENCH_WEB_RUNS ?? 5);
 const CPU_RATE = Number(process.env.BENCH_WEB_CPU ?? 4);
-const SLOW_RATE = Number(process.env.BENCH_WEB_SLOW_CPU ?? 8);
+/**
+ * The slow machine, by how long the reference work's main thread takes there, slowdown included
+ * (ms of CPU): on the machine at hand, each run's tasks are slowed by this over the same run's
+ * reference CPU time, so that the figure does not move with how busy the machine is.
+ */
+const SLOW_REFERENCE_MS = Number(process.env.BENCH_WEB_SLOW_REFERENCE_MS ?? SLOW_REFERENCE_DEFAULT_MS);
 const BASE_DIST = process.env.BENCH_WEB_BASE_DIST;
 const LIGHTHOUSE_RUNS = Number(process.env.BENCH_WEB_LIGHTHOUSE_RUNS ?? 3);
 const LIGHTHOUSE_CPU = Number(process.env.BENCH_WEB_LIGHTHOUSE_CPU ?? 4);
@@ -121,7 +127,9 @@ function writeSection(section: string): void {
   writeFileSync(DOCS, next);
 }
 
-type Samples = Map<string, VitalsSample[]>;
+/** A load, with the blocking time its tasks make on the slow machine (reference-scaled, see above). */
+type Measured = VitalsSample & { slowTbtMs: number; slowRate: number };
+type Samples = Map<string, Measured[]>;
 const key = (page: PageToLoad, service: Service) => `${page.path} ${service.name}`;
 
 async function measureRuns(browser: Browser, services: Service[], lines: string[]): Promise<Samples> {
@@ -129,17 +137,20 @@ async function measureRuns(browser: Browser, services: Service[], lines: string[
   for (let run = 1; run <= RUNS; run++) {
     // Alternate which build goes first, so that neither always meets the machine as the other left it.
     const order = run % 2 ? services : [...services].reverse();
+    let slowRate = Number.NaN;
     for (const page of [REFERENCE, ...PAGES]) {
       for (const service of page === REFERENCE ? [services[0] as Service] : order) {
-        const sample = await loadAndMeasure(browser, `${service.api.baseUrl}${page.path}`, {
+        const loaded = await loadAndMeasure(browser, `${service.api.baseUrl}${page.path}`, {
           cpuRate: CPU_RATE,
-          slowRate: SLOW_RATE,
           cookies: page.signedIn ? [service.cookie] : undefined,
           html: page.html,
         });
-        if (page.signedIn && sample.finalPath === '/login') throw new Error(`${page.path}: not signed in`);
+        if (page.signedIn && loaded.finalPath === '/login') throw new Error(`${page.path}: not signed in`);
+        // The reference comes first in every run: it sets the slowdown the slow machine means now.
+        if (page === REFERENCE) slowRate = SLOW_REFERENCE_MS / loaded.cpuMs;
+        const sample = { ...loaded, slowRate, slowTbtMs: blockingTimeAt(loaded.taskCpuMs, slowRate) };
         samples.set(key(page, service), [...(samples.get(key(page, service)) ?? []), sample]);
-        const line = `run ${run}, ${page.name}${services.length > 1 ? ` [${service.name}]` : ''}: TBT ${ms(sample.tbtMs)} (${sample.longTasks} long tasks, ${ms(sample.longTaskMs)}), CPU ${ms(sample.cpuMs)}, from it ${ms(sample.cpuTbtMs)} at ${CPU_RATE}x and ${ms(sample.slowCpuTbtMs)} at ${SLOW_RATE}x, FCP ${ms(sample.fcpMs)}, LCP ${ms(sample.lcpMs)}, CLS ${sample.cls.toFixed(3)}, load ${load()}`;
+        const line = `run ${run}, ${page.name}${services.length > 1 ? ` [${service.name}]` : ''}: TBT ${ms(sample.tbtMs)} (${sample.longTasks} long tasks, ${ms(sample.longTaskMs)}), FCP ${ms(sample.fcpMs)}, LCP ${ms(sample.lcpMs)}, CLS ${sample.cls.toFixed(3)}; CPU ${ms(sample.cpuMs)}, blocking ${ms(sample.cpuTbtMs)} at ${CPU_RATE}x, ${ms(sample.slowTbtMs)} on the slow machine (${slowRate.toFixed(1)}x); load ${load()}`;
         console.log(line);
         lines.push(`- ${line}`);
       }
@@ -149,12 +160,12 @@ async function measureRuns(browser: Browser, services: Service[], lines: string[
 }
 
 /** The median of per-run ratios of `field` (each load of `of` against the same run's of `to`). */
-function medianRatio(of: VitalsSample[], to: VitalsSample[], field: 'cpuMs'): number {
+function medianRatio(of: Measured[], to: Measured[], field: 'cpuMs'): number {
   return median(of.map((sample, i) => sample[field] / (to[i]?.[field] ?? Number.NaN)));
 }
 
-type Figure = keyof Omit<VitalsSample, 'finalPath'>;
-const medianOf = (list: VitalsSample[], field: Figure) => median(list.map((s) => s[field]));
+type Figure = keyof Omit<Measured, 'finalPath' | 'taskCpuMs'>;
+const medianOf = (list: Measured[], field: Figure) => median(list.map((s) => s[field]));
 
 /** The bars on the real timeline, at the slowdown. */
 function timelineTable(samples: Samples, head: Service): string[] {
@@ -178,7 +189,7 @@ function cpuTable(samples: Samples, services: Service[]): string[] {
   const [head, base] = services as [Service, Service | undefined];
   const reference = samples.get(key(REFERENCE, head)) ?? [];
   const rows = [
-    `| Page | CPU after FCP | CPU / reference | TBT at ${CPU_RATE}x (<= ${BARS.tbtMs} ms) | TBT at ${SLOW_RATE}x |${base ? ` Before: CPU, TBT at ${CPU_RATE}x, ${SLOW_RATE}x | CPU after / before |` : ''}`,
+    `| Page | CPU after FCP | CPU / reference | TBT at ${CPU_RATE}x (<= ${BARS.tbtMs} ms) | TBT on the slow machine |${base ? ` Before: CPU, TBT at ${CPU_RATE}x, on the slow machine | CPU after / before |` : ''}`,
     `|---|---|---|---|---|${base ? '---|---|' : ''}`,
   ];
   for (const page of [REFERENCE, ...PAGES]) {
@@ -188,11 +199,11 @@ function cpuTable(samples: Samples, services: Service[]): string[] {
     const comparison = !base
       ? ''
       : before
-        ? ` ${ms(medianOf(before, 'cpuMs'))}, ${ms(medianOf(before, 'cpuTbtMs'))}, ${ms(medianOf(before, 'slowCpuTbtMs'))} | ${ratio(medianRatio(list, before, 'cpuMs'))} |`
+        ? ` ${ms(medianOf(before, 'cpuMs'))}, ${ms(medianOf(before, 'cpuTbtMs'))}, ${ms(medianOf(before, 'slowTbtMs'))} | ${ratio(medianRatio(list, before, 'cpuMs'))} |`
         : ' | |';
     const bar = page === REFERENCE ? '' : ` (${verdict(of('cpuTbtMs') <= BARS.tbtMs)})`;
     rows.push(
-      `| ${page.name} | ${ms(of('cpuMs'))} | ${ratio(medianRatio(list, reference, 'cpuMs'))} | ${ms(of('cpuTbtMs'))}${bar} | ${ms(of('slowCpuTbtMs'))} |${comparison}`,
+      `| ${page.name} | ${ms(of('cpuMs'))} | ${ratio(medianRatio(list, reference, 'cpuMs'))} | ${ms(of('cpuTbtMs'))}${bar} | ${ms(of('slowTbtMs'))} |${comparison}`,
     );
   }
   return rows;
@@ -247,7 +258,7 @@ async function main(): Promise<void> {
     ).version;
     const cpus = os.cpus();
     const section = [
-      `Command: \`npm run bench:web\` (${RUNS} runs per page, medians; CPU ${CPU_RATE}x slower through the DevTools protocol, blocking time from CPU time also at ${SLOW_RATE}x; Lighthouse ${lighthouseVersion} mobile preset, ${LIGHTHOUSE_RUNS} runs, CPU multiplier ${LIGHTHOUSE_CPU}).`,
+      `Command: \`npm run bench:web\` (${RUNS} runs per page, medians; CPU ${CPU_RATE}x slower through the DevTools protocol; the slow machine: the reference work's main thread at ${SLOW_REFERENCE_MS} ms of CPU; Lighthouse ${lighthouseVersion} mobile preset, ${LIGHTHOUSE_RUNS} runs, CPU multiplier ${LIGHTHOUSE_CPU}).`,
       `Machine: ${cpus.length} × ${cpus[0]?.model.trim() ?? 'CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${chromiumVersion()}; load average ${startLoad} at the start, ${loadAverages()} at the end.`,
       `Run: ${new Date().toISOString()}.`,
       '',
@@ -257,7 +268,7 @@ async function main(): Promise<void> {
       '',
       ...timelineTable(samples, services[0] as Service),
       '',
-      `The main thread's work, from its CPU time in an unslowed load (what the machine's other load barely moves): each task's CPU time times the slowdown, beyond 50 ms, is the blocking time it makes${services.length > 1 ? `; before: the build in \`${BASE_DIST}\`, loaded in turn with this one` : ''}:`,
+      `The main thread's work, from its CPU time in an unslowed load: each task's CPU time times the slowdown, beyond 50 ms, is the blocking time it makes; on the slow machine the slowdown is ${SLOW_REFERENCE_MS} ms over the same run's reference CPU time (median ${medianOf(samples.get(key(REFERENCE, services[0] as Service)) ?? [], 'slowRate').toFixed(1)}x here)${services.length > 1 ? `; before: the build in \`${BASE_DIST}\`, loaded in turn with this one` : ''}:`,
       '',
       ...cpuTable(samples, services),
       ...(lighthouse.length
