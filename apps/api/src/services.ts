@@ -127,6 +127,7 @@ export function createServices(options: ServiceOptions): Services {
     origin: publicUrl.origin,
     rpName: 'My SoundID',
     log,
+    mailer,
   });
   const abuse = new AbuseLimits(limiter, config.abuseLimits);
   const accounts = new AccountService({

@@ -127,3 +127,31 @@ export function stepUpCodeMail({ to, code, minutes }: { to: string; code: string
     outro: ['If you did not ask for it, someone may be signed in to your account: sign out your other devices.'],
   });
 }
+
+/** A passkey now signs in to the account: if it was not the customer, they act now (ADR 0039). */
+export function passkeyAddedMail({ to, name, at }: { to: string; name: string; at: Date }): OutgoingMail {
+  return renderMail({
+    to,
+    subject: 'A passkey was added to your My SoundID account',
+    heading: 'A passkey was added',
+    intro: [
+      `The passkey “${name}” was added to your SoundID account on ${at.toUTCString()}. It can now sign in to it.`,
+    ],
+    outro: [
+      'If this was not you, remove the passkey on your profile, change your password and sign out your other devices.',
+    ],
+  });
+}
+
+/** Two-step verification went off: the account is back to one factor (ADR 0037). */
+export function twoStepTurnedOffMail({ to, at }: { to: string; at: Date }): OutgoingMail {
+  return renderMail({
+    to,
+    subject: 'Two-step verification was turned off for My SoundID',
+    heading: 'Two-step verification is off',
+    intro: [`Two-step verification was turned off for your SoundID account on ${at.toUTCString()}.`],
+    outro: [
+      'If this was not you, change your password, turn two-step verification on again and sign out your other devices.',
+    ],
+  });
+}

@@ -34,7 +34,7 @@ export const secondFactorRoutes: FastifyPluginAsyncZod<{
   app.post(path('DisableTotp'), { schema: callSchemas.DisableTotp }, async (request) => {
     const auth = await app.requireSession(request);
     await stepUp.require(auth);
-    await secondFactor.disable(auth.userId, request.body.code);
+    await secondFactor.disable(auth.userId, auth.user.email, request.body.code);
     return ok({});
   });
 

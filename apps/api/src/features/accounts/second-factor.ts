@@ -18,7 +18,7 @@ import type { SecretBox } from '../../lib/secret-box';
 import { hashToken, newOpaqueToken } from '../../lib/secrets';
 import type { Mailer } from '../mail/mailer';
 import type { AttemptLimiter, LockingRule } from './attempt-limits';
-import { recoveryCodeUsedMail } from './mails';
+import { recoveryCodeUsedMail, twoStepTurnedOffMail } from './mails';
 
 export interface SecondFactorDeps {
   db: Database;
@@ -111,13 +111,17 @@ export class SecondFactorService {
     });
   }
 
-  /** Turns TOTP off with a current code or a recovery code; the recovery codes go with it. */
-  async disable(userId: string, code: string): Promise<void> {
+  /**
+   * Turns TOTP off with a current code or a recovery code; the recovery codes go with it, and
+   * the customer is told (a thief who got this far would otherwise leave no trace).
+   */
+  async disable(userId: string, email: string, code: string): Promise<void> {
     await this.deps.db.transaction(async (tx) => {
       await this.prove(tx, userId, code);
       await tx.delete(totpFactors).where(eq(totpFactors.userId, userId));
       await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
     });
+    await this.deps.mailer.send(twoStepTurnedOffMail({ to: email, at: this.deps.clock.now() }));
   }
 
   async regenerateRecoveryCodes(userId: string, code: string): Promise<{ RecoveryCodes: string[] }> {
