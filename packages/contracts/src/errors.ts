@@ -85,6 +85,12 @@ export const faults = {
     message: 'For your security, sign out and sign in again, then sign out your other devices.',
   },
   UserPasswordChangeNewPasswordInvalidTooWeak: { status: 400, type: B, message: 'New password is too weak.' },
+  /** A new password found in the breached-password list shipped with the service (ADR 0042, ASVS 6.2.12). */
+  UserPasswordBreached: {
+    status: 400,
+    type: B,
+    message: 'This password has appeared in a data breach. Choose a different one.',
+  },
   UserPasswordAlreadySet: {
     status: 409,
     type: B,
