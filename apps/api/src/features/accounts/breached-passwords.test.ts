@@ -61,7 +61,7 @@ once('the breached-password set (ADR 0042)', () => {
     // 0.6 %: about 1,190 of 200,000, give or take 35 (one standard deviation).
     expect(rate).toBeGreaterThan(expected * 0.85);
     expect(rate).toBeLessThan(expected * 1.15);
-  });
+  }, 120_000);
 });
 
 once('the shipped list (ADR 0042, ASVS 6.2.12)', () => {
@@ -80,15 +80,15 @@ once('the shipped list (ADR 0042, ASVS 6.2.12)', () => {
     }
   });
 
-  it('refuses few random strings: at most 3 of 500,000 seeded ones (0.29 expected at 5.7e-7)', () => {
-    const refused = draw(42, 500_000, 8).filter((p) => shipped.has(p));
-    expect(refused.length).toBeLessThanOrEqual(3);
-  });
+  it('refuses few random strings: at most 2 of 200,000 seeded ones (0.11 expected at 5.7e-7)', () => {
+    const refused = draw(42, 200_000, 8).filter((p) => shipped.has(p));
+    expect(refused.length).toBeLessThanOrEqual(2);
+  }, 120_000);
 
   it('is what the pinned sources build (npm run breached-passwords:build -w apps/api)', () => {
     const built = buildFromSources();
     expect(built.bytes.equals(readFileSync(BREACHED_PASSWORDS_FILE)), 'rebuild and commit the file').toBe(true);
-  }, 60_000);
+  }, 120_000);
 
   it('a missing file is a clear error at start-up and at every check: no password passes unchecked', async () => {
     const missing = sharedBreachedPasswords(path.join(path.dirname(BREACHED_PASSWORDS_FILE), 'missing.bin'));
