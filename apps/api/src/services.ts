@@ -14,6 +14,7 @@ import { AccountService, LOGIN_LIMIT } from './features/accounts/service';
 import { SessionCookie } from './features/accounts/session-cookie';
 import { SessionService } from './features/accounts/sessions';
 import type { SocialVerifier } from './features/accounts/social-verifier';
+import { StepUpService } from './features/accounts/step-up';
 import { Deeplinks } from './features/licences/deeplinks';
 import { LicenceList } from './features/licences/licence-list';
 import { loadOfflineSigner, type OfflineLicenseSigner } from './features/licences/offline';
@@ -67,6 +68,8 @@ export interface Services {
   secondFactor: SecondFactorService;
   /** Passkeys (ADR 0039). */
   passkeys: PasskeyService;
+  /** Proofs of presence before what matters (ADR 0040). */
+  stepUp: StepUpService;
   /** The customer's data export and deletion summary (ADR 0038). */
   dataExport: DataExportService;
   accounts: AccountService;
@@ -126,6 +129,7 @@ export function createServices(options: ServiceOptions): Services {
     rpName: 'My SoundID',
     log,
   });
+  const abuse = new AbuseLimits(limiter, config.abuseLimits);
   // Read once per process, now rather than at the first sign-up (ADR 0042).
   const breachedPasswords = sharedBreachedPasswords();
   breachedPasswords.warm((error) => log.error({ err: error }, 'breached-password list not loaded'));
@@ -136,7 +140,7 @@ export function createServices(options: ServiceOptions): Services {
     sessions,
     tokens: new ActionTokenService(clock, random),
     limiter,
-    abuse: new AbuseLimits(limiter, config.abuseLimits),
+    abuse,
     hashing: options.hashing ?? sharedHashing(config.hashingThreads, config.passwordHashCost),
     breachedPasswords,
     mailer,
@@ -147,6 +151,7 @@ export function createServices(options: ServiceOptions): Services {
     secondFactor,
     passkeys,
   });
+  const stepUp = new StepUpService({ db, clock, random, mailer, abuse, secondFactor, passkeys, passwords: accounts });
 
   const ledger = new TokenLedger(db, clock);
   const deeplinks = new Deeplinks(config.appLoginScheme);
@@ -197,6 +202,7 @@ export function createServices(options: ServiceOptions): Services {
     limiter,
     secondFactor,
     passkeys,
+    stepUp,
     dataExport: new DataExportService({ db, clock, limiter }),
     accounts,
     ledger,

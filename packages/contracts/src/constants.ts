@@ -66,11 +66,6 @@ export const SESSION_LONG_LIFETIME_DAYS = 30;
 /** Idle lifetimes: a session unused this long ends before its absolute lifetime. */
 export const SESSION_SHORT_IDLE_HOURS = 2;
 export const SESSION_LONG_IDLE_DAYS = 14;
-/**
- * Ending the other sessions needs a fresh authentication (ASVS 7.5.2): the password, or for an
- * account without one (social sign-in only) a sign-in no older than this.
- */
-export const REAUTHENTICATION_WINDOW_MINUTES = 10;
 
 export const TOKENS_PER_SECOND = 10;
 export const MIN_BILLED_SECONDS = 7;

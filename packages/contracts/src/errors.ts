@@ -78,12 +78,6 @@ export const faults = {
   UserPasswordChangeOldPasswordInvalid: { status: 400, type: B, message: messages.oldPasswordIncorrect },
   /** Ending the other sessions: the password given to confirm it is wrong (ASVS 7.5.2). */
   ReauthenticationPasswordInvalid: { status: 400, type: B, message: 'Password is not correct.' },
-  /** Ending the other sessions from an account without a password, signed in too long ago. */
-  ReauthenticationRequired: {
-    status: 403,
-    type: B,
-    message: 'For your security, sign out and sign in again, then sign out your other devices.',
-  },
   UserPasswordChangeNewPasswordInvalidTooWeak: { status: 400, type: B, message: 'New password is too weak.' },
   /** A new password found in the breached-password list shipped with the service (ADR 0042, ASVS 6.2.12). */
   UserPasswordBreached: {
@@ -229,6 +223,15 @@ export const faults = {
     type: B,
     message: 'Your account has the most passkeys it can hold. Remove one to add another.',
   },
+  // Step-up (ADR 0040). StepUpRequired is not a session fault: the SPA asks for a proof in place
+  // and sends the call again; ExceptionVariables carries the account's Methods.
+  StepUpRequired: {
+    status: 403,
+    type: B,
+    message: "Please confirm it's you to continue.",
+  },
+  StepUpProofInvalid: { status: 401, type: B, message: "That didn't confirm it's you. Please try again." },
+  StepUpCodeExpired: { status: 401, type: B, message: 'This code has expired. Please ask for a new one.' },
   ServiceBusy: {
     status: 503,
     type: ExceptionType.Limit,
@@ -408,7 +411,7 @@ export const SESSION_CLEARING_FAULTS: readonly FaultName[] = [
 export const LOCALLY_HANDLED_FAULTS: readonly FaultName[] = [
   'UserPasswordChangeOldPasswordInvalid',
   'ReauthenticationPasswordInvalid',
-  'ReauthenticationRequired',
+  'StepUpRequired',
   'ActionTokenExpired',
   'ActionTokenAlreadyUsed',
   'UserNotFound',

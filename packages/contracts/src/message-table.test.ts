@@ -93,9 +93,10 @@ describe('the message table of docs/requirements.md §8', () => {
       'AttemptOverLimitChangeEmail',
       'AttemptOverLimitLogin',
       'KeyOwnedByAnotherUser',
-      // Ours, not the spec's: the sessions panel's re-authentication (ASVS 7.5.2).
+      // Ours, not the spec's: the sessions panel's re-authentication (ASVS 7.5.2) and the
+      // step-up dialog that asks for a proof in place (ADR 0040).
       'ReauthenticationPasswordInvalid',
-      'ReauthenticationRequired',
+      'StepUpRequired',
       'UpgradeCodeIncompatibility',
       'UserNotFound',
       'UserPasswordChangeOldPasswordInvalid',

@@ -7,4 +7,5 @@ export * from './ui-text/lists';
 export * from './ui-text/passkeys';
 export * from './ui-text/profile';
 export * from './ui-text/second-factor';
+export * from './ui-text/step-up';
 export * from './ui-text/voice-ai';

@@ -50,6 +50,11 @@ export const sessions = pgTable(
     revokedAt: ts('revoked_at'),
     userAgent: text('user_agent'),
     ip: text('ip'),
+    /**
+     * The last proof of presence in this session (ADR 0040): the sign-in itself, or a StepUp.
+     * Null for a session handed over by a desktop app's link, which proved nothing in this browser.
+     */
+    provenAt: ts('proven_at'),
   },
   (t) => [index('sessions_user_idx').on(t.userId)],
 );

@@ -32,6 +32,7 @@ import {
 import { passkeyCalls, passkeyResults } from './passkeys';
 import { type CallPath, callPathOf, type OtherPathCall, type PathCall } from './routes';
 import { secondFactorCalls, secondFactorResults } from './second-factor';
+import { stepUpCalls, stepUpResults } from './step-up';
 import { voiceAiCalls, voiceAiResults } from './voice-ai';
 
 /**
@@ -103,6 +104,7 @@ export const callResults = {
   ...accountResults,
   ...secondFactorResults,
   ...passkeyResults,
+  ...stepUpResults,
   ...dataExportResults,
   ...appAccountResults,
   ...licenceResults,
@@ -174,6 +176,13 @@ const passkeyRouteInfo = {
   BeginPasskeyLogin: account('Options to sign in with a passkey', 'none'),
   FinishPasskeyLogin: account('Sign in with a passkey', 'none'),
 } as const satisfies Record<keyof typeof passkeyResults, Omit<CallRoute, 'method' | 'path'>>;
+/** Step-up (ADR 0040): a fresh proof of presence before what matters. */
+const stepUpRouteInfo = {
+  GetStepUpMethods: account('How this account can prove presence, and until when the proof holds'),
+  BeginStepUpPasskey: account("Options to prove presence with one of the account's passkeys"),
+  SendStepUpCode: account('Mail a code that proves presence (accounts without a password)'),
+  StepUp: account('Prove presence: password, authenticator code, passkey or mailed code'),
+} as const satisfies Record<keyof typeof stepUpResults, Omit<CallRoute, 'method' | 'path'>>;
 const dataExportRouteInfo = {
   ExportMyData: account('Everything held about the customer, as JSON (ADR 0038)'),
   GetDeletionSummary: account('What deleting the account would end'),
@@ -182,6 +191,7 @@ const accountPathInfo = {
   ...accountRouteInfo,
   ...secondFactorRouteInfo,
   ...passkeyRouteInfo,
+  ...stepUpRouteInfo,
   ...dataExportRouteInfo,
 };
 
@@ -335,6 +345,7 @@ export const callBodies = {
   ...accountCalls,
   ...secondFactorCalls,
   ...passkeyCalls,
+  ...stepUpCalls,
   ...dataExportCalls,
   ...appAccountCalls,
   ...licenceCalls,

@@ -2,6 +2,7 @@ import type { accountResults } from './accounts';
 import type { dataExportResults } from './data-export';
 import type { passkeyResults } from './passkeys';
 import type { secondFactorResults } from './second-factor';
+import type { stepUpResults } from './step-up';
 
 /**
  * Where each call is answered, without its schemas (docs/api.md, Typed results): the SPA's
@@ -15,6 +16,7 @@ export type AccountPathCall =
   | keyof typeof accountResults
   | keyof typeof secondFactorResults
   | keyof typeof passkeyResults
+  | keyof typeof stepUpResults
   | keyof typeof dataExportResults;
 
 /** Every other call's method and path. */

@@ -33,6 +33,7 @@ export const LEFT_OUT_TABLES = {
   action_tokens: 'hashes of single-use mail links: secrets, and the mails they came in are in Mails',
   sign_in_challenges: 'hashes of five-minute sign-in challenges: secrets, gone within minutes',
   passkey_challenges: 'hashes of five-minute passkey challenges: secrets, gone within minutes',
+  step_up_codes: 'hashes of ten-minute mailed confirmation codes: secrets, gone within minutes; the mails are in Mails',
   attempt_counters: 'rate-limit counters of the service, keyed by address or account, kept for an hour',
   payment_webhook_events: "the payment provider's event log; its outcome is each checkout's Status and Refund",
   shopify_webhook_events: "the store's event log; its outcome is each storefront order's Status and Keys",

@@ -113,3 +113,17 @@ export function recoveryCodeUsedMail({ to, at, left }: { to: string; at: Date; l
     outro: ['If this was not you, change your password and make new recovery codes now.'],
   });
 }
+
+/** A code that proves presence for an account without a password (ADR 0040). */
+export function stepUpCodeMail({ to, code, minutes }: { to: string; code: string; minutes: number }): OutgoingMail {
+  return renderMail({
+    to,
+    subject: `${code} is your My SoundID confirmation code`,
+    heading: 'Confirm it’s you',
+    intro: [
+      `Enter this code in My SoundID to confirm it’s you: ${code}`,
+      `It works once, for ${minutes} minutes, in the browser that asked for it.`,
+    ],
+    outro: ['If you did not ask for it, someone may be signed in to your account: sign out your other devices.'],
+  });
+}

@@ -254,14 +254,33 @@ export class PasskeyService {
         .limit(1);
       if (!found) throw new Fault('SecondFactorChallengeInvalid');
       bound = { userId: found.userId, signInChallengeId: found.id };
-      allowCredentials = (
-        await this.deps.db
-          .select({ id: passkeys.credentialId, transports: passkeys.transports })
-          .from(passkeys)
-          .where(eq(passkeys.userId, found.userId))
-      ).map((row) => ({ id: row.id, transports: row.transports }));
-      if (allowCredentials.length === 0) throw new Fault('PasskeyNotFound');
+      allowCredentials = await this.credentialsOf(found.userId);
     }
+    return this.loginOptions(allowCredentials, bound?.userId ?? null, bound?.signInChallengeId ?? null);
+  }
+
+  /**
+   * Options for a proof of presence by the signed-in customer (step-up, ADR 0040): only their
+   * passkeys may answer, and FinishPasskeyLogin's check of the ceremony's account holds them to it.
+   */
+  async beginStepUp(userId: string): Promise<{ ChallengeId: string; Options: Record<string, unknown> }> {
+    return this.loginOptions(await this.credentialsOf(userId), userId, null);
+  }
+
+  private async credentialsOf(userId: string): Promise<{ id: string; transports: string[] }[]> {
+    const rows = await this.deps.db
+      .select({ id: passkeys.credentialId, transports: passkeys.transports })
+      .from(passkeys)
+      .where(eq(passkeys.userId, userId));
+    if (rows.length === 0) throw new Fault('PasskeyNotFound');
+    return rows.map((row) => ({ id: row.id, transports: row.transports }));
+  }
+
+  private async loginOptions(
+    allowCredentials: { id: string; transports: string[] }[] | undefined,
+    userId: string | null,
+    signInChallengeId: string | null,
+  ): Promise<{ ChallengeId: string; Options: Record<string, unknown> }> {
     const options = await generateAuthenticationOptions({
       rpID: this.deps.rpId,
       challenge: new Uint8Array(this.deps.random.bytes(32)),
@@ -269,12 +288,7 @@ export class PasskeyService {
       userVerification: 'required',
       ...(allowCredentials ? { allowCredentials } : {}),
     });
-    const ChallengeId = await this.storeChallenge(
-      options.challenge,
-      'login',
-      bound?.userId ?? null,
-      bound?.signInChallengeId ?? null,
-    );
+    const ChallengeId = await this.storeChallenge(options.challenge, 'login', userId, signInChallengeId);
     return { ChallengeId, Options: options as unknown as Record<string, unknown> };
   }
 

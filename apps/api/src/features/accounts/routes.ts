@@ -6,6 +6,7 @@ import en from 'i18n-iso-countries/langs/en.json' with { type: 'json' };
 import type { AccountService, ClientMeta, SignedIn } from './service';
 import { isBrowserRequest, type SessionCookie } from './session-cookie';
 import type { SessionService } from './sessions';
+import type { StepUpService } from './step-up';
 import { toUser } from './users-repo';
 
 countries.registerLocale(en);
@@ -26,7 +27,9 @@ export const accountRoutes: FastifyPluginAsyncZod<{
   accounts: AccountService;
   sessions: SessionService;
   sessionCookie: SessionCookie;
-}> = async (app, { accounts, sessions, sessionCookie }) => {
+  /** What matters needs a recent proof of presence (ADR 0040). */
+  stepUp: StepUpService;
+}> = async (app, { accounts, sessions, sessionCookie, stepUp }) => {
   /**
    * A sign-in's answer. The session goes out in the HttpOnly cookie, and in the body (`Token`)
    * only to API clients: to a browser it travels in Set-Cookie alone (ASVS 3.3.4). The session
@@ -195,12 +198,15 @@ export const accountRoutes: FastifyPluginAsyncZod<{
 
   app.post(path('ChangePassword'), { schema: callSchemas.ChangePassword }, async (request) => {
     const auth = await app.requireSession(request);
+    // With a password the old one is the proof; setting a first one needs a step-up.
+    if (!auth.user.passwordHash) await stepUp.require(auth);
     await accounts.changePassword(auth.userId, auth.sessionId, request.body.oldPassword, request.body.newPassword);
     return ok();
   });
 
   app.post(path('ChangeEmail'), { schema: callSchemas.ChangeEmail }, async (request) => {
     const auth = await app.requireSession(request);
+    await stepUp.require(auth);
     await accounts.requestEmailChange(auth.userId, request.body.newEmail);
     return ok();
   });
@@ -210,15 +216,20 @@ export const accountRoutes: FastifyPluginAsyncZod<{
     return ok(await sessions.listActive(auth.userId, auth.sessionId));
   });
 
-  /** Signs out every other browser and app once the customer authenticates again; this session stays. */
+  /**
+   * Signs out every other browser and app once the customer proves presence: the password given
+   * with the call, or a step-up (ADR 0040); this session stays.
+   */
   app.post(path('EndOtherSessions'), { schema: callSchemas.EndOtherSessions }, async (request) => {
     const auth = await app.requireSession(request);
+    if (request.body.password === undefined) await stepUp.require(auth);
     await accounts.endOtherSessions(auth.userId, auth.sessionId, request.body.password);
     return ok();
   });
 
   app.post(path('DeleteAccount'), { schema: callSchemas.DeleteAccount }, async (request) => {
     const auth = await app.requireSession(request);
+    await stepUp.require(auth);
     await accounts.requestDeletion(auth.userId);
     return ok();
   });

@@ -204,6 +204,25 @@ export class SecondFactorService {
   }
 
   /**
+   * A proof of presence by the signed-in customer (step-up, ADR 0040): a current TOTP code, used
+   * up as a sign-in's is, under the sign-in lockout (a wrong code counts as a failed sign-in).
+   */
+  async proveForStepUp(userId: string, email: string, code: string): Promise<void> {
+    const { db, limiter, loginLimit } = this.deps;
+    const reservation = await limiter.reserve(loginLimit, email);
+    if (!reservation.admitted) throw new Fault('AttemptOverLimitLogin');
+    try {
+      await db.transaction((tx) => this.prove(tx, userId, code));
+    } catch (error) {
+      if (error instanceof Fault && error.faultName === 'SecondFactorCodeInvalid') {
+        if (await limiter.fail(loginLimit, email, reservation)) throw new Fault('AttemptOverLimitLogin');
+      }
+      throw error;
+    }
+    if (!(await limiter.release(loginLimit, email))) throw new Fault('AttemptOverLimitLogin');
+  }
+
+  /**
    * Checks a code against an enabled factor inside the caller's transaction and uses it up:
    * a TOTP code moves the last accepted step forward, a recovery code is marked used. Throws
    * SecondFactorCodeInvalid for a wrong, replayed or used code, TotpNotEnabled without TOTP.

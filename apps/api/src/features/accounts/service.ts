@@ -8,7 +8,6 @@ import {
   LOGIN_LOCKOUT_MINUTES,
   LOGIN_MAX_FAILED_ATTEMPTS,
   PASSWORD_RESET_LINK_VALIDITY_HOURS,
-  REAUTHENTICATION_WINDOW_MINUTES,
   type SocialPlatform,
   type User,
   VERIFICATION_LINK_VALIDITY_HOURS,
@@ -18,7 +17,7 @@ import {
 } from '@soundid/contracts';
 import { and, eq, ne } from 'drizzle-orm';
 import type { Database, Queryable, Transaction } from '../../db/client';
-import { actionTokens, sessions, socialAccounts, users } from '../../db/schema';
+import { actionTokens, socialAccounts, users } from '../../db/schema';
 import { BoundedQueue } from '../../lib/bounded-queue';
 import type { Clock } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
@@ -323,6 +322,11 @@ export class AccountService {
   }
 
   /** A signed-in customer's password (re-authentication, password change), under the same lockout. */
+  /** The account's password, checked under the sign-in lockout (a step-up proof, ADR 0040). */
+  confirmPassword(user: UserRow, password: string): Promise<boolean> {
+    return this.checkPasswordOf(user, password);
+  }
+
   private async checkPasswordOf(user: UserRow, password: string): Promise<boolean> {
     const checked = await this.checkPassword(user.email, password, async () => ({
       found: user,
@@ -470,7 +474,8 @@ export class AccountService {
       const row = await this.deps.tokens.consume(tx, 'app_login', token, APP_LOGIN_FAULTS);
       const user = row.userId ? await findUserById(tx, row.userId) : undefined;
       if (!user) throw new Fault('UserNotFound');
-      const session = await this.deps.sessions.issue(tx, user.id, true, meta);
+      // Handed over from the browser's session: no proof of presence here (ADR 0040).
+      const session = await this.deps.sessions.issue(tx, user.id, true, { ...meta, proven: false });
       return { session, user: toUser(user) };
     });
   }
@@ -516,7 +521,8 @@ export class AccountService {
           [WEB_LOGIN_SWITCH_VARIABLES.link]: user.email,
         });
       }
-      const session = await this.deps.sessions.issue(tx, user.id, false, meta);
+      // Handed over from the app's session: no proof of presence in this browser (ADR 0040).
+      const session = await this.deps.sessions.issue(tx, user.id, false, { ...meta, proven: false });
       return { user: toUser(user), session };
     });
   }
@@ -607,23 +613,18 @@ export class AccountService {
   }
 
   /**
-   * Signs out every other browser and app after a fresh authentication (ASVS 7.5.2): the
-   * password, under the sign-in lockout so that this call cannot be used to guess it; an
-   * account without a password (social sign-in only) must have signed in within the window.
+   * Signs out every other browser and app after a fresh authentication (ASVS 7.5.2): with
+   * `password`, that password under the sign-in lockout, so that this call cannot be used to
+   * guess it; without, the caller has required a step-up (ADR 0040, routes.ts).
    */
   async endOtherSessions(userId: string, sessionId: string, password: string | undefined): Promise<void> {
-    const { db, clock } = this.deps;
-    const user = await findUserById(db, userId);
-    if (!user) throw new Fault('UserAuthenticationFailed');
-    if (user.passwordHash) {
-      if (!(await this.checkPasswordOf(user, password ?? ''))) throw new Fault('ReauthenticationPasswordInvalid');
-    } else {
-      const [current] = await db
-        .select({ createdAt: sessions.createdAt })
-        .from(sessions)
-        .where(eq(sessions.id, sessionId));
-      const ageMs = clock.now().getTime() - (current?.createdAt.getTime() ?? 0);
-      if (ageMs > REAUTHENTICATION_WINDOW_MINUTES * 60_000) throw new Fault('ReauthenticationRequired');
+    const { db } = this.deps;
+    if (password !== undefined) {
+      const user = await findUserById(db, userId);
+      if (!user) throw new Fault('UserAuthenticationFailed');
+      if (!user.passwordHash || !(await this.checkPasswordOf(user, password))) {
+        throw new Fault('ReauthenticationPasswordInvalid');
+      }
     }
     await this.deps.sessions.revokeAllOf(db, userId, sessionId);
   }

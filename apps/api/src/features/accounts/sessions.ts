@@ -107,7 +107,7 @@ export class SessionService {
     tx: Queryable,
     userId: string,
     keepMeSignedIn: boolean,
-    meta: { userAgent?: string | undefined; ip?: string | undefined } = {},
+    meta: { userAgent?: string | undefined; ip?: string | undefined; proven?: boolean } = {},
   ): Promise<IssuedSession> {
     const now = this.clock.now();
     const expiresAt = keepMeSignedIn
@@ -123,6 +123,8 @@ export class SessionService {
         expiresAt,
         userAgent: meta.userAgent?.slice(0, 300),
         ip: meta.ip,
+        // A sign-in proves presence (ADR 0040) unless the session was handed over by a link.
+        provenAt: meta.proven === false ? null : now,
       })
       .returning({ id: sessions.id });
     if (!row) throw new Fault('UserSaveFailure');
