@@ -5,6 +5,7 @@ import { createDevServices, type DevServices, devProvidersFor } from './dev';
 import { AbuseLimits } from './features/accounts/abuse-limits';
 import { ActionTokenService } from './features/accounts/action-tokens';
 import { AttemptLimiter } from './features/accounts/attempt-limits';
+import { sharedBreachedPasswords } from './features/accounts/breached-passwords';
 import { DataExportService } from './features/accounts/data-export';
 import { PasskeyService } from './features/accounts/passkeys';
 import { type PasswordHashing, sharedHashing } from './features/accounts/passwords';
@@ -130,6 +131,9 @@ export function createServices(options: ServiceOptions): Services {
     mailer,
   });
   const abuse = new AbuseLimits(limiter, config.abuseLimits);
+  // Read once per process, now rather than at the first sign-up (ADR 0042).
+  const breachedPasswords = sharedBreachedPasswords();
+  breachedPasswords.warm((error) => log.error({ err: error }, 'breached-password list not loaded'));
   const accounts = new AccountService({
     log,
     db,
@@ -139,6 +143,7 @@ export function createServices(options: ServiceOptions): Services {
     limiter,
     abuse,
     hashing: options.hashing ?? sharedHashing(config.hashingThreads, config.passwordHashCost),
+    breachedPasswords,
     mailer,
     social,
     publicUrl: config.publicUrl,

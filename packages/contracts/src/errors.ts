@@ -79,6 +79,12 @@ export const faults = {
   /** Ending the other sessions: the password given to confirm it is wrong (ASVS 7.5.2). */
   ReauthenticationPasswordInvalid: { status: 400, type: B, message: 'Password is not correct.' },
   UserPasswordChangeNewPasswordInvalidTooWeak: { status: 400, type: B, message: 'New password is too weak.' },
+  /** A new password found in the breached-password list shipped with the service (ADR 0042, ASVS 6.2.12). */
+  UserPasswordBreached: {
+    status: 400,
+    type: B,
+    message: 'This password has appeared in a data breach. Choose a different one.',
+  },
   UserPasswordAlreadySet: {
     status: 409,
     type: B,

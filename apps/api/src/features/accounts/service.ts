@@ -25,6 +25,7 @@ import type { Mailer } from '../mail/mailer';
 import type { AbuseLimits } from './abuse-limits';
 import type { ActionTokenService, TokenFaults } from './action-tokens';
 import type { AttemptLimiter, LimitRule, LockingRule } from './attempt-limits';
+import type { BreachedPasswords } from './breached-passwords';
 import {
   accountDeletedMail,
   accountDeletionConfirmMail,
@@ -33,7 +34,7 @@ import {
   verifyEmailMail,
 } from './mails';
 import type { PasskeyService } from './passkeys';
-import { assertPasswordNotCommon } from './password-policy';
+import { assertPasswordAcceptable } from './password-policy';
 import type { PasswordHashing } from './passwords';
 import type { SecondFactorService } from './second-factor';
 import type { IssuedSession, SessionService } from './sessions';
@@ -126,6 +127,8 @@ export interface AccountServiceDeps {
   abuse: AbuseLimits;
   /** Admission to password hashing and the hashing itself (ADR 0028). */
   hashing: PasswordHashing;
+  /** The breached-password list a new password is checked against (ADR 0042). */
+  breachedPasswords: BreachedPasswords;
   mailer: Mailer;
   social: SocialVerifier;
   publicUrl: string;
@@ -177,7 +180,7 @@ export class AccountService {
   async register(email: string, password: string, clientIp: string | undefined): Promise<void> {
     const { db, clock, abuse } = this.deps;
     const normalized = normalizeEmail(email);
-    assertPasswordNotCommon(password);
+    await assertPasswordAcceptable(password, this.deps.breachedPasswords);
     await abuse.signUp(clientIp);
     if (await findUserByEmail(db, normalized)) throw new Fault('UserAlreadyRegistered');
     await abuse.mailTo(normalized);
@@ -567,7 +570,7 @@ export class AccountService {
 
   /** Sets the new password, proves the address, lifts a sign-in lockout and ends every session. */
   async resetPassword(token: string, password: string): Promise<void> {
-    assertPasswordNotCommon(password);
+    await assertPasswordAcceptable(password, this.deps.breachedPasswords);
     const passwordHash = await this.deps.hashing.hash(password);
     const { db, clock } = this.deps;
     const email = await db.transaction(async (tx) => {
@@ -601,7 +604,7 @@ export class AccountService {
     } else if (oldPassword) {
       throw new Fault('UserPasswordChangeOldPasswordInvalid');
     }
-    assertPasswordNotCommon(newPassword);
+    await assertPasswordAcceptable(newPassword, this.deps.breachedPasswords);
     const passwordHash = await this.deps.hashing.hash(newPassword);
     await db.transaction(async (tx) => {
       await tx.update(users).set({ passwordHash, updatedAt: clock.now() }).where(eq(users.id, userId));
