@@ -124,7 +124,13 @@ export async function composeApp(options: AppOptions): Promise<{ app: FastifyIns
   });
   await app.register(clientReportRoutes, { limiter: services.limiter });
   const { stepUp } = services;
-  await app.register(accountRoutes, { accounts, sessions, sessionCookie, stepUp });
+  await app.register(accountRoutes, {
+    accounts,
+    sessions,
+    sessionCookie,
+    deviceCookie: services.deviceCookie,
+    stepUp,
+  });
   await app.register(secondFactorRoutes, { secondFactor: services.secondFactor, stepUp });
   await app.register(passkeyRoutes, { passkeys: services.passkeys, stepUp });
   await app.register(stepUpRoutes, { stepUp });

@@ -10,6 +10,7 @@ import { DataExportService } from './features/accounts/data-export';
 import { PasskeyService } from './features/accounts/passkeys';
 import { type PasswordHashing, sharedHashing } from './features/accounts/passwords';
 import { SecondFactorService } from './features/accounts/second-factor';
+import { DeviceCookie } from './features/accounts/seen-devices';
 import { AccountService, LOGIN_LIMIT } from './features/accounts/service';
 import { SessionCookie } from './features/accounts/session-cookie';
 import { SessionService } from './features/accounts/sessions';
@@ -62,6 +63,8 @@ export interface Services {
   social: SocialVerifier;
   sessions: SessionService;
   sessionCookie: SessionCookie;
+  /** The browser's device cookie of the new-device alerts (ADR 0041). */
+  deviceCookie: DeviceCookie;
   /** Attempt counters in the database (sign-in lockout, client reports). */
   limiter: AttemptLimiter;
   /** TOTP and recovery codes (ADR 0037). */
@@ -200,6 +203,7 @@ export function createServices(options: ServiceOptions): Services {
     social,
     sessions,
     sessionCookie: new SessionCookie(config.publicUrl),
+    deviceCookie: new DeviceCookie(config.publicUrl, random),
     limiter,
     secondFactor,
     passkeys,

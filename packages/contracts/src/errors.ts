@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 // The schema lives apart so that the catalogue loads without zod (the /login budget, ADR 0020).
-import { LOGIN_LOCKOUT_MINUTES, SERVICE_BUSY_RETRY_AFTER_SECONDS } from './constants';
+import { EMAIL_CHANGE_FREEZE_HOURS, LOGIN_LOCKOUT_MINUTES, SERVICE_BUSY_RETRY_AFTER_SECONDS } from './constants';
 import type { faultSchema } from './fault-schema';
 import { messages } from './messages';
 
@@ -116,6 +116,12 @@ export const faults = {
     status: 409,
     type: B,
     message: 'Email address already used by another user.',
+  },
+  /** ChangeEmail or VerifyEmailChange within a day of a "This wasn't me" report (ADR 0041). */
+  EmailChangeFrozen: {
+    status: 403,
+    type: B,
+    message: `A sign-in was reported as not yours: email changes are paused for ${EMAIL_CHANGE_FREEZE_HOURS} hours.`,
   },
   EmailChangeValidationTokenSaveFailure: { status: 500, type: ExceptionType.Service, message: 'Token save failed.' },
   AccountDeletionTokenAlreadyUsed: { status: 409, type: B, message: 'Account already deleted.' },

@@ -9,6 +9,7 @@ export * from './calls/operations';
 export * from './calls/passkeys';
 export * from './calls/routes';
 export * from './calls/second-factor';
+export * from './calls/sign-in-alerts';
 export * from './calls/step-up';
 export * from './calls/voice-ai';
 export * from './client-reports';

@@ -32,6 +32,7 @@ import {
 import { passkeyCalls, passkeyResults } from './passkeys';
 import { type CallPath, callPathOf, type OtherPathCall, type PathCall } from './routes';
 import { secondFactorCalls, secondFactorResults } from './second-factor';
+import { signInAlertCalls, signInAlertResults } from './sign-in-alerts';
 import { stepUpCalls, stepUpResults } from './step-up';
 import { voiceAiCalls, voiceAiResults } from './voice-ai';
 
@@ -106,6 +107,7 @@ export const callResults = {
   ...passkeyResults,
   ...stepUpResults,
   ...dataExportResults,
+  ...signInAlertResults,
   ...appAccountResults,
   ...licenceResults,
   ...appLicenceResults,
@@ -187,12 +189,16 @@ const dataExportRouteInfo = {
   ExportMyData: account('Everything held about the customer, as JSON (ADR 0038)'),
   GetDeletionSummary: account('What deleting the account would end'),
 } as const satisfies Record<keyof typeof dataExportResults, Omit<CallRoute, 'method' | 'path'>>;
+const signInAlertRouteInfo = {
+  ReportSignIn: account('A new-device mail\'s "This wasn\'t me": sessions end, the password is reset', 'none'),
+} as const satisfies Record<keyof typeof signInAlertResults, Omit<CallRoute, 'method' | 'path'>>;
 const accountPathInfo = {
   ...accountRouteInfo,
   ...secondFactorRouteInfo,
   ...passkeyRouteInfo,
   ...stepUpRouteInfo,
   ...dataExportRouteInfo,
+  ...signInAlertRouteInfo,
 };
 
 /** Each other call's sign-in and a line on it, for the OpenAPI document; its path is routes.ts'. */
@@ -347,6 +353,7 @@ export const callBodies = {
   ...passkeyCalls,
   ...stepUpCalls,
   ...dataExportCalls,
+  ...signInAlertCalls,
   ...appAccountCalls,
   ...licenceCalls,
   ...appLicenceCalls,

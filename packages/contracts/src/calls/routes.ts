@@ -2,6 +2,7 @@ import type { accountResults } from './accounts';
 import type { dataExportResults } from './data-export';
 import type { passkeyResults } from './passkeys';
 import type { secondFactorResults } from './second-factor';
+import type { signInAlertResults } from './sign-in-alerts';
 import type { stepUpResults } from './step-up';
 
 /**
@@ -17,7 +18,8 @@ export type AccountPathCall =
   | keyof typeof secondFactorResults
   | keyof typeof passkeyResults
   | keyof typeof stepUpResults
-  | keyof typeof dataExportResults;
+  | keyof typeof dataExportResults
+  | keyof typeof signInAlertResults;
 
 /** Every other call's method and path. */
 export const otherCallPaths = {

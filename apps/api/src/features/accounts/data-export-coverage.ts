@@ -11,6 +11,7 @@ export const EXPORTED_TABLES = {
   recovery_codes: 'SignInMethods.TwoStepVerification.RecoveryCodesLeft (a count, never a code or hash)',
   passkeys: 'SignInMethods.Passkeys (name and times, never the credential or its key)',
   sessions: 'Sessions (never the token)',
+  seen_devices: 'SeenDevices (never the device cookie or its hash)',
   licences: 'Licences; DeletionSummary',
   license_keys: 'Keys; DeletionSummary',
   key_deactivations: 'Keys[].Deactivations',

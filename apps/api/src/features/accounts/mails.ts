@@ -2,6 +2,7 @@ import {
   ACCOUNT_DELETION_LINK_VALIDITY_HOURS,
   EMAIL_CHANGE_LINK_VALIDITY_HOURS,
   PASSWORD_RESET_LINK_VALIDITY_HOURS,
+  SIGN_IN_REPORT_LINK_VALIDITY_HOURS,
   VERIFICATION_LINK_VALIDITY_HOURS,
 } from '@soundid/contracts';
 import { renderMail } from '../../integrations/mail/layout';
@@ -16,7 +17,9 @@ export interface ActionMailInput {
 }
 
 const hours = (n: number) => `${n} ${n === 1 ? 'hour' : 'hours'}`;
-const validity = (n: number) => `For your security, this link is valid for ${hours(n)} and can be used once.`;
+/** Whole days past a day read as days ("7 days"); the rest as hours ("24 hours"). */
+const duration = (n: number) => (n >= 48 && n % 24 === 0 ? `${n / 24} days` : hours(n));
+const validity = (n: number) => `For your security, this link is valid for ${duration(n)} and can be used once.`;
 
 /** After sign-up (and on "send again"): proves the address. */
 export function verifyEmailMail({
@@ -153,5 +156,33 @@ export function twoStepTurnedOffMail({ to, at }: { to: string; at: Date }): Outg
     outro: [
       'If this was not you, change your password, turn two-step verification on again and sign out your other devices.',
     ],
+  });
+}
+
+/**
+ * A sign-in from a browser or app this account has not seen (ADR 0041): what, when and from
+ * where, and the "This wasn't me" link that secures the account.
+ */
+export function newDeviceSignInMail({
+  to,
+  link,
+  validHours = SIGN_IN_REPORT_LINK_VALIDITY_HOURS,
+  at,
+  device,
+  ip,
+}: ActionMailInput & { at: Date; device: string; ip: string | undefined }): OutgoingMail {
+  return renderMail({
+    to,
+    subject: 'New sign-in to your SoundID account',
+    heading: 'A new device signed in',
+    intro: [
+      'Your SoundID account was just signed in to from a browser or app it has not been used on before.',
+      `Device: ${device}`,
+      `When: ${at.toUTCString()}`,
+      `IP address: ${ip ?? 'unknown'}`,
+      'If this was you, there is nothing to do. If it was not, secure your account now: this signs out every device, stops your password and sends you a link to choose a new one, and pauses email address changes for a day.',
+    ],
+    action: { label: "This wasn't me", link },
+    outro: [validity(validHours)],
   });
 }

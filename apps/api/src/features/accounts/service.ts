@@ -2,12 +2,14 @@ import {
   ACCOUNT_DELETION_LINK_VALIDITY_HOURS,
   type Address,
   APP_LOGIN_TOKEN_VALIDITY_MINUTES,
+  EMAIL_CHANGE_FREEZE_HOURS,
   EMAIL_CHANGE_LINK_VALIDITY_HOURS,
   EMAIL_CHANGE_MAX_ATTEMPTS,
   EMAIL_CHANGE_WINDOW_MINUTES,
   LOGIN_LOCKOUT_MINUTES,
   LOGIN_MAX_FAILED_ATTEMPTS,
   PASSWORD_RESET_LINK_VALIDITY_HOURS,
+  SIGN_IN_REPORT_LINK_VALIDITY_HOURS,
   type SocialPlatform,
   type User,
   VERIFICATION_LINK_VALIDITY_HOURS,
@@ -15,11 +17,11 @@ import {
   WEB_LOGIN_SWITCH_VARIABLES,
   type WebLoginCodeResult,
 } from '@soundid/contracts';
-import { and, eq, ne } from 'drizzle-orm';
+import { and, eq, isNull, lte, ne, or } from 'drizzle-orm';
 import type { Database, Queryable, Transaction } from '../../db/client';
-import { actionTokens, socialAccounts, users } from '../../db/schema';
+import { actionTokens, seenDevices, socialAccounts, users } from '../../db/schema';
 import { BoundedQueue } from '../../lib/bounded-queue';
-import type { Clock } from '../../lib/clock';
+import { addHours, type Clock } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
 import type { Mailer } from '../mail/mailer';
 import type { AbuseLimits } from './abuse-limits';
@@ -30,6 +32,7 @@ import {
   accountDeletedMail,
   accountDeletionConfirmMail,
   emailChangeMail,
+  newDeviceSignInMail,
   passwordResetMail,
   verifyEmailMail,
 } from './mails';
@@ -37,7 +40,7 @@ import type { PasskeyService } from './passkeys';
 import { assertPasswordAcceptable } from './password-policy';
 import type { PasswordHashing } from './passwords';
 import type { SecondFactorService } from './second-factor';
-import type { IssuedSession, SessionService } from './sessions';
+import type { DeviceSignIn, IssuedSession, SessionService, SignInMeta } from './sessions';
 import type { SocialVerifier } from './social-verifier';
 import {
   findUserByEmail,
@@ -93,6 +96,12 @@ const WEB_LOGIN_FAULTS: TokenFaults = {
   expired: 'WebLoginCodeExpired',
 };
 
+const SIGN_IN_REPORT_FAULTS: TokenFaults = {
+  notFound: 'ActionTokenNotFound',
+  alreadyUsed: 'ActionTokenAlreadyUsed',
+  expired: 'ActionTokenExpired',
+};
+
 /** Who is signed in where a portal link is opened, if anyone. */
 export interface CurrentSession {
   userId: string;
@@ -105,10 +114,8 @@ export interface WebLoginExchange {
   session?: IssuedSession;
 }
 
-export interface ClientMeta {
-  userAgent?: string | undefined;
-  ip?: string | undefined;
-}
+/** Where a request comes from: its User-Agent, address and (for sign-ins) device (ADR 0041). */
+export type ClientMeta = SignInMeta;
 
 export interface SignedIn {
   session: IssuedSession;
@@ -147,11 +154,15 @@ export interface AccountServiceDeps {
 
 /** Reset requests waiting for their turn; past this a flood's requests are dropped unanswered by mail. */
 const MAX_WAITING_RESETS = 200;
+/** New-device mails waiting for their turn; past this a flood's alerts are dropped (and logged). */
+const MAX_WAITING_ALERTS = 200;
 
 /** The account rules: sign-up, sign-in, verification, profile, e-mail and password changes, deletion. */
 export class AccountService {
   /** Password-reset work, after the answer and one request at a time. */
   private readonly resets = new BoundedQueue(1, MAX_WAITING_RESETS);
+  /** New-device mails, after the answer and one at a time (ADR 0041). */
+  private readonly alerts = new BoundedQueue(1, MAX_WAITING_ALERTS);
   private readonly afterAnswer = new Set<Promise<unknown>>();
 
   /** Sign-in's account lookup, prepared once. */
@@ -462,6 +473,83 @@ export class AccountService {
     return outcome;
   }
 
+  // ── New-device alerts (ADR 0041) ────────────────────────────────────────
+
+  /**
+   * Mails the customer when a sign-in came from a browser or app the account had not seen,
+   * with a single-use "This wasn't me" link. Called once the sign-in's answer is out; the first
+   * device an account ever signs in from is recorded without a mail (nothing to compare with),
+   * and of parallel sign-ins from one new device only one finds it new (ASVS 6.3.5).
+   */
+  announceNewDevice(signedIn: SignedIn): void {
+    const device = signedIn.session.device;
+    if (!device?.isNew || !device.accountHadDevices) return;
+    const work = this.alerts
+      .run(() => this.sendNewDeviceMail(signedIn.user, device))
+      .then((ran) => {
+        if (!ran) this.deps.log.error({ userId: signedIn.user.Id }, 'new-device mail dropped: too many waiting');
+      })
+      .catch((error: unknown) => this.deps.log.error({ err: error }, 'new-device mail failed'))
+      .finally(() => this.afterAnswer.delete(work));
+    this.afterAnswer.add(work);
+  }
+
+  private async sendNewDeviceMail(user: User, device: DeviceSignIn): Promise<void> {
+    const token = await this.deps.tokens.create(
+      this.deps.db,
+      'sign_in_report',
+      user.Id,
+      SIGN_IN_REPORT_LINK_VALIDITY_HOURS * 60,
+      { seenDeviceId: device.seenDeviceId },
+    );
+    await this.deps.mailer.send(
+      newDeviceSignInMail({
+        to: user.Email,
+        link: this.link('report-sign-in', token),
+        at: device.at,
+        device: device.label,
+        ip: device.ip,
+      }),
+    );
+  }
+
+  /**
+   * "This wasn't me" (ADR 0041): in one transaction every session ends (ASVS 7.4.1), the
+   * password stops working, the reported device is forgotten (its next sign-in alerts again),
+   * the one-time codes that would make a session are retired, and e-mail changes are frozen
+   * for EMAIL_CHANGE_FREEZE_HOURS; then a reset link is mailed, as InitiatePasswordReset mails it.
+   */
+  async reportSignIn(token: string): Promise<{ frozenUntil: Date }> {
+    const { db, clock } = this.deps;
+    const now = clock.now();
+    const frozenUntil = addHours(now, EMAIL_CHANGE_FREEZE_HOURS);
+    const email = await db.transaction(async (tx) => {
+      const row = await this.deps.tokens.consume(tx, 'sign_in_report', token, SIGN_IN_REPORT_FAULTS);
+      if (!row.userId) throw new Fault('ActionTokenNotFound');
+      const [user] = await tx
+        .update(users)
+        .set({ passwordHash: null, emailChangeFrozenUntil: frozenUntil, updatedAt: now })
+        .where(eq(users.id, row.userId))
+        .returning({ id: users.id, email: users.email });
+      if (!user) throw new Fault('ActionTokenNotFound');
+      await this.deps.sessions.revokeAllOf(tx, user.id);
+      await this.deps.tokens.retireUnused(tx, ['app_login', 'web_login'], user.id);
+      if (row.seenDeviceId) {
+        await tx.delete(seenDevices).where(and(eq(seenDevices.id, row.seenDeviceId), eq(seenDevices.userId, user.id)));
+      }
+      return user.email;
+    });
+    await this.sendPasswordReset(email);
+    return { frozenUntil };
+  }
+
+  /** ChangeEmail and VerifyEmailChange wait out a sign-in report's freeze (ADR 0041). */
+  private assertEmailChangeOpen(user: Pick<UserRow, 'emailChangeFrozenUntil'>): void {
+    if (user.emailChangeFrozenUntil && user.emailChangeFrozenUntil > this.deps.clock.now()) {
+      throw new Fault('EmailChangeFrozen');
+    }
+  }
+
   // ── Desktop-app sign-in through a deeplink ──────────────────────────────
 
   async createAppLoginDeeplink(userId: string): Promise<string> {
@@ -654,10 +742,11 @@ export class AccountService {
   async requestEmailChange(userId: string, newEmail: string): Promise<void> {
     const { db, limiter } = this.deps;
     const email = normalizeEmail(newEmail);
-    if (await limiter.isLocked(EMAIL_CHANGE_LIMIT, userId)) throw new Fault('AttemptOverLimitChangeEmail');
-    await limiter.record(EMAIL_CHANGE_LIMIT, userId);
     const user = await findUserById(db, userId);
     if (!user) throw new Fault('UserAuthenticationFailed');
+    this.assertEmailChangeOpen(user);
+    if (await limiter.isLocked(EMAIL_CHANGE_LIMIT, userId)) throw new Fault('AttemptOverLimitChangeEmail');
+    await limiter.record(EMAIL_CHANGE_LIMIT, userId);
     if (user.email === email) throw new Fault('UserEmailUnchanged');
     if (await findUserByEmail(db, email)) throw new Fault('EmailChangeEmailAlreadyUsedByAnotherUser');
     await this.deps.abuse.mailTo(email);
@@ -689,12 +778,23 @@ export class AccountService {
           .limit(1);
         if (taken) throw new Fault('EmailChangeEmailAlreadyUsedByAnotherUser');
         const now = clock.now();
+        // Refused while a sign-in report's freeze lasts: thrown inside the transaction, the link
+        // stays unused, and it expires no later than the freeze ends (ADR 0041).
         const [updated] = await tx
           .update(users)
           .set({ email: row.newEmail, emailVerifiedAt: now, updatedAt: now })
-          .where(eq(users.id, row.userId))
+          .where(
+            and(
+              eq(users.id, row.userId),
+              or(isNull(users.emailChangeFrozenUntil), lte(users.emailChangeFrozenUntil, now)),
+            ),
+          )
           .returning();
-        if (!updated) throw new Fault('UserNotFound');
+        if (!updated) {
+          const user = await findUserById(tx, row.userId);
+          if (user) this.assertEmailChangeOpen(user);
+          throw new Fault('UserNotFound');
+        }
         return toUser(updated);
       });
     } catch (error) {

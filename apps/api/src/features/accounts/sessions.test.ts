@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, PASSWORD, signUpVerified } from '../../../test/accounts-flow';
 import { createTestApp, type TestApp } from '../../../test/kit/test-app';
 import { users } from '../../db/schema';
-import { describeDevice } from './sessions';
+import { describeDevice } from './user-agent';
 
 let t: TestApp;
 beforeAll(async () => {
