@@ -362,9 +362,10 @@ describe('"This wasn\'t me" (ASVS 6.3.5, 7.4.1, 6.4.1)', () => {
     expect((await t.call('/api/accounts/ChangeEmail', { newEmail: before }, own)).statusCode).toBe(200);
     const pendingChange = await t.lastLinkToken(before);
     expect((await report(token)).statusCode).toBe(200);
-    // Signed in again (after the reset the customer is back in).
-    const fresh = await freshSession(t, email);
-    const change = () => t.call('/api/accounts/ChangeEmail', { newEmail: newEmail('after') }, fresh);
+    // Signed in again (after the reset the customer is back in), each time just now: a proof of
+    // presence (ADR 0040) is asked for only once the freeze is over.
+    const change = async () =>
+      t.call('/api/accounts/ChangeEmail', { newEmail: newEmail('after') }, await freshSession(t, email));
     const verify = () => t.call('/api/accounts/VerifyEmailChange', { token: pendingChange });
 
     expect([faultOf(await change()), faultOf(await verify())]).toEqual(['EmailChangeFrozen', 'EmailChangeFrozen']);
@@ -373,8 +374,12 @@ describe('"This wasn\'t me" (ASVS 6.3.5, 7.4.1, 6.4.1)', () => {
     expect(frozen.json().Fault.ExceptionUserText).toBe(
       'A sign-in was reported as not yours: email changes are paused for 24 hours.',
     );
+    const stale = await freshSession(t, email);
     t.clock.advanceMinutes(EMAIL_CHANGE_FREEZE_HOURS * 60 - 1);
     expect([faultOf(await change()), faultOf(await verify())]).toEqual(['EmailChangeFrozen', 'EmailChangeFrozen']);
+    // Frozen is said before a proof of presence is asked for (ADR 0040).
+    const staleChange = await t.call('/api/accounts/ChangeEmail', { newEmail: newEmail('stale') }, stale);
+    expect(faultOf(staleChange)).toBe('EmailChangeFrozen');
     t.clock.advanceMinutes(2);
     expect((await change()).statusCode).toBe(200);
     // The link asked for before the report has expired meanwhile.

@@ -234,6 +234,8 @@ export const accountRoutes: FastifyPluginAsyncZod<{
 
   app.post(path('ChangeEmail'), { schema: callSchemas.ChangeEmail }, async (request) => {
     const auth = await app.requireSession(request);
+    // Frozen after a sign-in report (ADR 0041): said before a proof of presence is asked for.
+    accounts.assertEmailChangeOpen(auth.user);
     await stepUp.require(auth);
     await accounts.requestEmailChange(auth.userId, request.body.newEmail);
     return ok();

@@ -544,7 +544,7 @@ export class AccountService {
   }
 
   /** ChangeEmail and VerifyEmailChange wait out a sign-in report's freeze (ADR 0041). */
-  private assertEmailChangeOpen(user: Pick<UserRow, 'emailChangeFrozenUntil'>): void {
+  assertEmailChangeOpen(user: Pick<UserRow, 'emailChangeFrozenUntil'>): void {
     if (user.emailChangeFrozenUntil && user.emailChangeFrozenUntil > this.deps.clock.now()) {
       throw new Fault('EmailChangeFrozen');
     }
