@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createVerifiedAccount, type DevMail, logIn, mailLink } from './accounts';
+import { createVerifiedAccount, type DevMail, logIn, mailLink, sessionOwner } from './accounts';
 import { appStarted, useBrowser } from './browser';
 
 /**
@@ -23,15 +23,6 @@ describe('a sign-in from a new browser', () => {
       body: JSON.stringify(account),
     });
     return (await res.json()).Token as string;
-  };
-  const whoIs = async (token: string) => {
-    const res = await fetch(`${browser.baseUrl}/api/accounts/LoginByToken`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authtoken: token },
-      body: '{}',
-    });
-    const body = await res.json();
-    return body.Success ? (body.Result.User.Email as string) : (body.Fault.ExceptionName as string);
   };
 
   it('mails the customer, and "This wasn\'t me" signs every device out and starts a reset', async () => {
@@ -68,7 +59,7 @@ describe('a sign-in from a new browser', () => {
     await mailPage.getByText(/Your email address cannot be changed until/).waitFor();
 
     // Every session is over: the app's, and the browser's, which goes back to the login screen.
-    expect(await whoIs(appSession)).toBe('UserAuthenticationFailed');
+    expect(await sessionOwner(base, appSession)).toBe('UserAuthenticationFailed');
     await page.reload();
     await page.waitForURL('**/login**');
     // The reset link is on its way, and the link works once.
