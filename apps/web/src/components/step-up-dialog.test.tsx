@@ -10,7 +10,6 @@ import { renderApp } from '../testing/render-app';
 const stepUpRequired = (methods: string) =>
   fault('StepUpRequired', {
     ExceptionCode: 403,
-    ExceptionUserText: "For your security, please confirm it's you to continue.",
     ExceptionVariables: [{ Key: 'Methods', Value: methods }],
   });
 
@@ -30,10 +29,7 @@ describe('step-up dialog', () => {
       ...profileCalls,
       ListPasskeys: ok({ Passkeys: [] }),
       ChangeEmail: inSequence(stepUpRequired('Password,Totp'), ok({})),
-      StepUp: inSequence(
-        fault('StepUpProofInvalid', { ExceptionUserText: "That didn't confirm it's you." }),
-        ok({ ProvenUntil: '2026-11-26T10:10:00.000Z' }),
-      ),
+      StepUp: inSequence(fault('StepUpProofInvalid'), ok({ ProvenUntil: '2026-11-26T10:10:00.000Z' })),
     });
     const { user } = await askToChangeEmail();
     const dialog = await screen.findByRole('dialog', { name: 'Confirm it’s you' });

@@ -7,7 +7,7 @@ import {
   type CallResult,
   ExceptionType,
   type FaultBody,
-  faults,
+  faultTable,
   type PathCall,
   SESSION_CLEARING_FAULTS,
 } from '@soundid/contracts';
@@ -177,9 +177,9 @@ function isFaultBody(value: unknown): value is FaultBody {
 function madeUpFault(name: 'Network Error' | 'Unknown', status: number): FaultBody {
   return {
     ExceptionName: name,
-    ExceptionType: faults[name].type,
+    ExceptionType: faultTable[name].type,
     ExceptionCode: status,
-    ExceptionUserText: faults[name].message,
+    ExceptionUserText: faultTable[name].message,
     ExceptionVariables: [],
   };
 }
