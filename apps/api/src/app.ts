@@ -14,6 +14,7 @@ import { accountRoutes } from './features/accounts/routes';
 import { secondFactorRoutes } from './features/accounts/second-factor-routes';
 import { registerSessionCheck } from './features/accounts/session-cookie';
 import type { SocialVerifier } from './features/accounts/social-verifier';
+import { stepUpRoutes } from './features/accounts/step-up-routes';
 import { adminRoutes } from './features/admin/routes';
 import { appRoutes } from './features/apps/routes';
 import { licenceRoutes } from './features/licences/routes';
@@ -122,9 +123,17 @@ export async function composeApp(options: AppOptions): Promise<{ app: FastifyIns
     sandboxStore: SANDBOX_STORE_SETTINGS,
   });
   await app.register(clientReportRoutes, { limiter: services.limiter });
-  await app.register(accountRoutes, { accounts, sessions, sessionCookie });
-  await app.register(secondFactorRoutes, { secondFactor: services.secondFactor });
-  await app.register(passkeyRoutes, { passkeys: services.passkeys });
+  const { stepUp } = services;
+  await app.register(accountRoutes, {
+    accounts,
+    sessions,
+    sessionCookie,
+    deviceCookie: services.deviceCookie,
+    stepUp,
+  });
+  await app.register(secondFactorRoutes, { secondFactor: services.secondFactor, stepUp });
+  await app.register(passkeyRoutes, { passkeys: services.passkeys, stepUp });
+  await app.register(stepUpRoutes, { stepUp });
   await app.register(dataExportRoutes, { dataExport: services.dataExport });
   await app.register(appRoutes, { accounts });
   await app.register(adminRoutes, { db, clock, database, adminToken });

@@ -5,14 +5,17 @@ import { createDevServices, type DevServices, devProvidersFor } from './dev';
 import { AbuseLimits } from './features/accounts/abuse-limits';
 import { ActionTokenService } from './features/accounts/action-tokens';
 import { AttemptLimiter } from './features/accounts/attempt-limits';
+import { sharedBreachedPasswords } from './features/accounts/breached-passwords';
 import { DataExportService } from './features/accounts/data-export';
 import { PasskeyService } from './features/accounts/passkeys';
 import { type PasswordHashing, sharedHashing } from './features/accounts/passwords';
 import { SecondFactorService } from './features/accounts/second-factor';
+import { DeviceCookie } from './features/accounts/seen-devices';
 import { AccountService, LOGIN_LIMIT } from './features/accounts/service';
 import { SessionCookie } from './features/accounts/session-cookie';
 import { SessionService } from './features/accounts/sessions';
 import type { SocialVerifier } from './features/accounts/social-verifier';
+import { StepUpService } from './features/accounts/step-up';
 import { Deeplinks } from './features/licences/deeplinks';
 import { LicenceList } from './features/licences/licence-list';
 import { loadOfflineSigner, type OfflineLicenseSigner } from './features/licences/offline';
@@ -60,12 +63,16 @@ export interface Services {
   social: SocialVerifier;
   sessions: SessionService;
   sessionCookie: SessionCookie;
+  /** The browser's device cookie of the new-device alerts (ADR 0041). */
+  deviceCookie: DeviceCookie;
   /** Attempt counters in the database (sign-in lockout, client reports). */
   limiter: AttemptLimiter;
   /** TOTP and recovery codes (ADR 0037). */
   secondFactor: SecondFactorService;
   /** Passkeys (ADR 0039). */
   passkeys: PasskeyService;
+  /** Proofs of presence before what matters (ADR 0040). */
+  stepUp: StepUpService;
   /** The customer's data export and deletion summary (ADR 0038). */
   dataExport: DataExportService;
   accounts: AccountService;
@@ -124,7 +131,12 @@ export function createServices(options: ServiceOptions): Services {
     origin: publicUrl.origin,
     rpName: 'My SoundID',
     log,
+    mailer,
   });
+  const abuse = new AbuseLimits(limiter, config.abuseLimits);
+  // Read once per process, now rather than at the first sign-up (ADR 0042).
+  const breachedPasswords = sharedBreachedPasswords();
+  breachedPasswords.warm((error) => log.error({ err: error }, 'breached-password list not loaded'));
   const accounts = new AccountService({
     log,
     db,
@@ -132,8 +144,9 @@ export function createServices(options: ServiceOptions): Services {
     sessions,
     tokens: new ActionTokenService(clock, random),
     limiter,
-    abuse: new AbuseLimits(limiter, config.abuseLimits),
+    abuse,
     hashing: options.hashing ?? sharedHashing(config.hashingThreads, config.passwordHashCost),
+    breachedPasswords,
     mailer,
     social,
     publicUrl: config.publicUrl,
@@ -142,6 +155,7 @@ export function createServices(options: ServiceOptions): Services {
     secondFactor,
     passkeys,
   });
+  const stepUp = new StepUpService({ db, clock, random, mailer, abuse, secondFactor, passkeys, passwords: accounts });
 
   const ledger = new TokenLedger(db, clock);
   const deeplinks = new Deeplinks(config.appLoginScheme);
@@ -189,9 +203,11 @@ export function createServices(options: ServiceOptions): Services {
     social,
     sessions,
     sessionCookie: new SessionCookie(config.publicUrl),
+    deviceCookie: new DeviceCookie(config.publicUrl, random),
     limiter,
     secondFactor,
     passkeys,
+    stepUp,
     dataExport: new DataExportService({ db, clock, limiter }),
     accounts,
     ledger,

@@ -73,6 +73,17 @@ export async function apiToken(baseUrl: string, account: { email: string; passwo
   return answer.Token;
 }
 
+/** Who a session token belongs to, as an app asks (LoginByToken with AuthToken), or the fault's name. */
+export async function sessionOwner(baseUrl: string, token: string): Promise<string> {
+  const res = await fetch(`${baseUrl}/api/accounts/LoginByToken`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authtoken: token },
+    body: '{}',
+  });
+  const body = await res.json();
+  return body.Success ? (body.Result.User.Email as string) : (body.Fault.ExceptionName as string);
+}
+
 /** POSTs a call signed in with an AuthToken and returns its Result. */
 export async function apiResult<T>(baseUrl: string, path: string, body: unknown, token: string): Promise<T> {
   const response = await fetch(`${baseUrl}${path}`, {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { faults, faultTable, messages } from '@soundid/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   kib,
@@ -33,6 +34,23 @@ describe('/login JavaScript budget', () => {
     // zod's module and the schemas built from it at load were a long task of their own on a slow phone.
     const products = routeScripts(distDir, PRODUCTS_SCREEN_MODULE).scripts.map((s) => s.file);
     expect(products.filter((f) => /\/(zod|forms)-/.test(f))).toEqual([]);
+  });
+
+  // The first load knows by name only the faults of fault-table.ts; the rest of the catalogue
+  // (errors.ts) is shown in the server's text, so that a fault added there costs /login nothing.
+  it('carries the fault table, not the catalogue', () => {
+    const code = routeScripts(distDir, LOGIN_SCREEN_MODULE)
+      .scripts.map((s) => readFileSync(path.join(distDir, s.file), 'utf8'))
+      .join('\n');
+    const tableMessages = new Set<string>(Object.values(faultTable).map((spec) => spec.message));
+    const shownElsewhere = new Set<string>([...tableMessages, ...Object.values(messages)]);
+    const catalogueOnly = Object.entries(faults)
+      .filter(([name, spec]) => !(name in faultTable) && !shownElsewhere.has(spec.message))
+      .map(([, spec]) => spec.message);
+    expect(catalogueOnly).toContain('Your account has the most passkeys it can hold. Remove one to add another.');
+    expect(catalogueOnly.filter((message) => code.includes(message))).toEqual([]);
+    // The check reads the right text: the table's messages are there.
+    expect([...tableMessages].filter((message) => !code.includes(message))).toEqual([]);
   });
 
   it('Chromium opening /login fetches exactly the scripts the graph names, and no others', async () => {

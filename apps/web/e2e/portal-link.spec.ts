@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { apiResult, apiToken, createVerifiedAccount, logIn } from './accounts';
+import { apiResult, apiToken, createVerifiedAccount, logIn, sessionOwner } from './accounts';
 import { appStarted, useBrowser } from './browser';
 
 /**
@@ -25,15 +25,7 @@ describe('a link with a query token', () => {
     });
 
   /** Who a session token belongs to, as an app asks (or the fault's name). */
-  const whoIs = async (token: string) => {
-    const res = await fetch(`${browser.baseUrl}/api/accounts/LoginByToken`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authtoken: token },
-      body: '{}',
-    });
-    const body = await res.json();
-    return body.Success ? (body.Result.User.Email as string) : (body.Fault.ExceptionName as string);
-  };
+  const whoIs = (token: string) => sessionOwner(browser.baseUrl, token);
 
   const sessionCookie = async (page: Page) =>
     (await page.context().cookies()).find((c) => c.name.endsWith('soundid_session'))?.value;

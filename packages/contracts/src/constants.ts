@@ -66,11 +66,6 @@ export const SESSION_LONG_LIFETIME_DAYS = 30;
 /** Idle lifetimes: a session unused this long ends before its absolute lifetime. */
 export const SESSION_SHORT_IDLE_HOURS = 2;
 export const SESSION_LONG_IDLE_DAYS = 14;
-/**
- * Ending the other sessions needs a fresh authentication (ASVS 7.5.2): the password, or for an
- * account without one (social sign-in only) a sign-in no older than this.
- */
-export const REAUTHENTICATION_WINDOW_MINUTES = 10;
 
 export const TOKENS_PER_SECOND = 10;
 export const MIN_BILLED_SECONDS = 7;
@@ -84,8 +79,14 @@ export const STOREFRONT_API_VERSION = '2025-01';
 export const NOTIFICATION_TYPES = ['success', 'danger', 'cookies'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
-/** The four routes whose query token is an action token, not a session token. */
-export const TOKEN_ROUTES = ['reset-password', 'delete-account', 'verify-email', 'verify-email-change'] as const;
+/** The routes whose query token is an action token, not a session token. */
+export const TOKEN_ROUTES = [
+  'reset-password',
+  'delete-account',
+  'verify-email',
+  'verify-email-change',
+  'report-sign-in',
+] as const;
 
 export const PAGE_TITLE_PREFIX = 'My SoundID';
 export const PAGE_TITLE_SEPARATOR = ' | ';
@@ -93,6 +94,20 @@ export const PAGE_TITLE_SEPARATOR = ' | ';
 /** Session cookie names (API contract, Session). */
 export const SESSION_COOKIE_SECURE = '__Host-soundid_session';
 export const SESSION_COOKIE_PLAIN = 'soundid_session';
+
+// ── New-device alerts (ADR 0041) ─────────────────────────────────────────────
+/**
+ * The browser's device cookie: first-party, HttpOnly, a random id the service keeps only as a
+ * hash per account; `__Host-` over https, as the session cookie.
+ */
+export const DEVICE_COOKIE_SECURE = '__Host-soundid_device';
+export const DEVICE_COOKIE_PLAIN = 'soundid_device';
+/** How long a browser keeps its device cookie (400 days: the longest Chromium allows). */
+export const DEVICE_COOKIE_DAYS = 400;
+/** How long the "This wasn't me" link of a new-device mail works. */
+export const SIGN_IN_REPORT_LINK_VALIDITY_HOURS = 7 * 24;
+/** How long ChangeEmail and VerifyEmailChange answer EmailChangeFrozen after a report. */
+export const EMAIL_CHANGE_FREEZE_HOURS = 24;
 
 // ── Voice AI buy page and card checkout (voice-buy) ─────────────────────────
 /** A token lot that expires within this many days is announced beside the token status. */

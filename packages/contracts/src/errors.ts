@@ -1,46 +1,29 @@
 import type { z } from 'zod';
 // The schema lives apart so that the catalogue loads without zod (the /login budget, ADR 0020).
-import { LOGIN_LOCKOUT_MINUTES, SERVICE_BUSY_RETRY_AFTER_SECONDS } from './constants';
+import { EMAIL_CHANGE_FREEZE_HOURS, SERVICE_BUSY_RETRY_AFTER_SECONDS } from './constants';
 import type { faultSchema } from './fault-schema';
+import { ExceptionType, type FaultSpec, faultTable } from './fault-table';
 import { messages } from './messages';
-
-/**
- * ExceptionType values (API contract: 30 is fixed, the rest are ours).
- *  10 bad input · 20 business rule · 30 session no longer valid · 40 over a limit · 50 service fault
- */
-export const ExceptionType = { Input: 10, Business: 20, Session: 30, Limit: 40, Service: 50 } as const;
-export type ExceptionType = (typeof ExceptionType)[keyof typeof ExceptionType];
-
-interface FaultSpec {
-  status: number;
-  type: ExceptionType;
-  /** The message of the spec's table (docs/requirements.md §8), shown to customers. */
-  message: string;
-  /** Sent as the Retry-After header: when trying again may succeed (a limit, a busy service). */
-  retryAfterSeconds?: number;
-}
 
 const B = ExceptionType.Business;
 
-/** The error catalogue: every fault the service raises, with its status and message. */
+/**
+ * The error catalogue: every fault the service raises, with its status and message. The SPA's
+ * first load does not carry it (ADR 0020): a fault added here is shown in the server's
+ * ExceptionUserText, unless a screen names it (then it belongs in fault-table.ts).
+ */
 export const faults = {
+  // The faults the SPA shows by name (the spec's message table and a few of ours): fault-table.ts
+  ...faultTable,
+
   // Generic
-  Unknown: { status: 500, type: ExceptionType.Service, message: 'Unknown error.' },
-  'Network Error': {
-    status: 503,
-    type: ExceptionType.Service,
-    message: 'Please check your internet connection and refresh the page to continue.',
-  },
   ServiceUnavailable: {
     status: 503,
     type: ExceptionType.Service,
     message: 'The service is temporarily unavailable. Please try again in a moment.',
   },
-  RequestInvalid: { status: 400, type: ExceptionType.Input, message: 'The request is not valid.' },
-  RequestTooLarge: { status: 400, type: ExceptionType.Input, message: 'The request is too large.' },
   NotFound: { status: 404, type: ExceptionType.Input, message: 'Not found.' },
   MethodNotAllowed: { status: 405, type: ExceptionType.Input, message: 'Method not allowed.' },
-  LoginNeeded: { status: 401, type: ExceptionType.Session, message: 'Unauthorized.' },
   AdminTokenInvalid: { status: 401, type: ExceptionType.Input, message: 'Operator token is missing or wrong.' },
   SoftwareHeaderMissing: {
     status: 403,
@@ -55,36 +38,21 @@ export const faults = {
   UserAuthenticationFailed: { status: 401, type: ExceptionType.Session, message: 'Unauthorized.' },
 
   // Users
-  UserSaveFailure: { status: 500, type: ExceptionType.Service, message: 'Saving user failed.' },
   UserNotFound: { status: 404, type: B, message: 'User not found.' },
-  UserEmailValidationNotFound: { status: 404, type: B, message: 'Email validation not found.' },
-  UserLoginNotRegistered: { status: 404, type: B, message: 'Login is not registered.' },
   UserAlreadyRegistered: {
     status: 409,
     type: B,
     message: 'An account with this email address already exists. Please log in.',
   },
-  UserLoginEmailNotVerified: { status: 403, type: B, message: 'Please verify your email before logging in.' },
-  UserLoginEmailUnverifiedAndLinkExpired: {
-    status: 403,
-    type: B,
-    message: 'Please verify your email before logging in.',
-  },
-  UserLoginInvalidCredentials: {
-    status: 401,
-    type: B,
-    message: "We don't recognize this user. Please check your email address and password.",
-  },
   UserPasswordChangeOldPasswordInvalid: { status: 400, type: B, message: messages.oldPasswordIncorrect },
   /** Ending the other sessions: the password given to confirm it is wrong (ASVS 7.5.2). */
   ReauthenticationPasswordInvalid: { status: 400, type: B, message: 'Password is not correct.' },
-  /** Ending the other sessions from an account without a password, signed in too long ago. */
-  ReauthenticationRequired: {
-    status: 403,
+  /** A new password found in the breached-password list shipped with the service (ADR 0042, ASVS 6.2.12). */
+  UserPasswordBreached: {
+    status: 400,
     type: B,
-    message: 'For your security, sign out and sign in again, then sign out your other devices.',
+    message: 'This password has appeared in a data breach. Choose a different one.',
   },
-  UserPasswordChangeNewPasswordInvalidTooWeak: { status: 400, type: B, message: 'New password is too weak.' },
   UserPasswordAlreadySet: {
     status: 409,
     type: B,
@@ -102,24 +70,15 @@ export const faults = {
   },
 
   // Action tokens
-  ActionTokenSaveFailure: { status: 500, type: ExceptionType.Service, message: 'Saving token failed.' },
   ActionTokenNotFound: { status: 404, type: B, message: 'Invalid token.' },
   ActionTokenExpired: { status: 410, type: B, message: 'Token expired.' },
   ActionTokenAlreadyUsed: { status: 409, type: B, message: 'Token already used.' },
-  TokenInvalid: { status: 400, type: B, message: 'Invalid token.' },
-  TokenExpired: { status: 410, type: B, message: 'Token expired.' },
-  EmailValidationTokenNotFound: { status: 404, type: B, message: 'This email verification link is invalid.' },
-  EmailChangeValidationTokenNotFound: { status: 404, type: B, message: 'This email verification link is invalid.' },
-  EmailValidationTokenAlreadyUsed: { status: 409, type: B, message: 'Email address already validated.' },
-  EmailChangeValidationTokenAlreadyUsed: { status: 409, type: B, message: 'Email address already validated.' },
-  EmailChangeEmailAlreadyUsedByAnotherUser: {
-    status: 409,
+  /** ChangeEmail or VerifyEmailChange within a day of a "This wasn't me" report (ADR 0041). */
+  EmailChangeFrozen: {
+    status: 403,
     type: B,
-    message: 'Email address already used by another user.',
+    message: `A sign-in was reported as not yours: email changes are paused for ${EMAIL_CHANGE_FREEZE_HOURS} hours.`,
   },
-  EmailChangeValidationTokenSaveFailure: { status: 500, type: ExceptionType.Service, message: 'Token save failed.' },
-  AccountDeletionTokenAlreadyUsed: { status: 409, type: B, message: 'Account already deleted.' },
-  AccountDeletionTokenNotFound: { status: 404, type: B, message: 'This account deletion link is invalid.' },
 
   // Portal links of the desktop apps (ADR 0029): a one-time code, never a session token
   WebLoginCodeInvalid: {
@@ -151,17 +110,6 @@ export const faults = {
   },
 
   // Limits
-  AttemptOverLimitLogin: {
-    status: 429,
-    type: ExceptionType.Limit,
-    message: 'Login failed. Please try again after 5 minutes.',
-    retryAfterSeconds: LOGIN_LOCKOUT_MINUTES * 60,
-  },
-  AttemptOverLimitChangeEmail: {
-    status: 429,
-    type: ExceptionType.Limit,
-    message: 'Too many email change requests. Please try again later.',
-  },
   AttemptOverLimit: { status: 429, type: ExceptionType.Limit, message: 'Too many requests. Please try again later.' },
   /** Sign-ups from one client address over SIGNUP_MAX_PER_CLIENT in the hour (ADR 0031). */
   AttemptOverLimitSignUp: {
@@ -223,6 +171,15 @@ export const faults = {
     type: B,
     message: 'Your account has the most passkeys it can hold. Remove one to add another.',
   },
+  // Step-up (ADR 0040). StepUpRequired is not a session fault: the SPA asks for a proof in place
+  // and sends the call again; ExceptionVariables carries the account's Methods.
+  StepUpRequired: {
+    status: 403,
+    type: B,
+    message: "Please confirm it's you to continue.",
+  },
+  StepUpProofInvalid: { status: 401, type: B, message: "That didn't confirm it's you. Please try again." },
+  StepUpCodeExpired: { status: 401, type: B, message: 'This code has expired. Please ask for a new one.' },
   ServiceBusy: {
     status: 503,
     type: ExceptionType.Limit,
@@ -231,49 +188,10 @@ export const faults = {
   },
 
   // Keys and licences
-  KeyNotFound: {
-    status: 404,
-    type: B,
-    message: 'License activation key is not valid. Please check if you have entered the key correctly.',
-  },
   KeyRefunded: {
     status: 410,
     type: B,
     message: 'This license was refunded and can no longer be registered.',
-  },
-  KeySaveFailure: { status: 500, type: ExceptionType.Service, message: 'Saving key failed.' },
-  KeyNooneToAssignKeyTo: { status: 400, type: B, message: 'User not specified for key assignment.' },
-  KeyOwnedByAnotherUser: {
-    status: 409,
-    type: B,
-    message:
-      'This license activation key is already registered to another account. Did you use a different email address before? Look for mail from accounts@soundid.com.',
-  },
-  KeyAlreadyExisting: {
-    status: 409,
-    type: B,
-    message: 'This license activation key has already been registered for your account.',
-  },
-  KeyBundleNotAllowed: {
-    status: 400,
-    type: B,
-    message: 'Product license not supported. Use the activation key in the product to activate.',
-  },
-  KeyRevokeOverLimit: { status: 429, type: B, message: 'You have reached license deactivation limit.' },
-  UpgradeKeyAlreadyUsed: {
-    status: 409,
-    type: B,
-    message: 'This upgrade code has already been used. Each upgrade code can only be used once.',
-  },
-  UpgradeCodeNotFound: {
-    status: 404,
-    type: B,
-    message: 'Upgrade code is not valid. Please check if you have entered the code correctly.',
-  },
-  UpgradeCodeIncompatibility: {
-    status: 409,
-    type: B,
-    message: 'This upgrade code cannot be used with your current license',
   },
 
   // Licences, devices, trials and campaigns (licences feature)
@@ -324,18 +242,12 @@ export const faults = {
   // Card checkout of token bundles
   PriceNotFound: { status: 404, type: B, message: 'This token bundle is not available.' },
   PaymentNotFound: { status: 404, type: B, message: 'Payment not found.' },
-  CheckoutUnavailable: {
-    status: 503,
-    type: ExceptionType.Service,
-    message: 'Payment gateway initialization failed. Please try again.',
-  },
   CheckoutReturnUrlNotAllowed: {
     status: 400,
     type: ExceptionType.Input,
     message: 'The return address must be on this site.',
   },
   CheckoutSessionNotFound: { status: 404, type: B, message: 'Checkout session not found.' },
-  CheckoutSessionExpired: { status: 410, type: B, message: 'This checkout session has expired. Please start again.' },
   CardInvalid: {
     status: 400,
     type: ExceptionType.Input,
@@ -375,11 +287,6 @@ export const faults = {
       'Offline activation needs a perpetual license or a running trial: pay-as-you-go processing spends tokens online.',
   },
 
-  // Transfers (catalogue of the spec)
-  TransferFailedUserNotFound: { status: 404, type: B, message: 'User not found for transfer.' },
-  TransferFailedUserEmailNotVerified: { status: 403, type: B, message: 'Transfer user email is not verified.' },
-  TransferFailedUserOtherError: { status: 400, type: B, message: 'Transfer unknown error.' },
-
   // Licenses & Devices page (licences-web): offline activation switched off on this deployment
   OfflineActivationDisabled: {
     status: 403,
@@ -390,39 +297,8 @@ export const faults = {
 
 export type FaultName = keyof typeof faults;
 
-/** Faults after which the SPA silently drops the session (docs/requirements.md §8). */
-export const SESSION_CLEARING_FAULTS: readonly FaultName[] = [
-  'UserAuthenticationFailed',
-  'SecurityAuthTokenExpired',
-  'SecurityAuthTokenNotPassed',
-  'SecurityAuthTokenInvalid',
-];
-
-/** Faults the screens handle themselves: no global banner. */
-export const LOCALLY_HANDLED_FAULTS: readonly FaultName[] = [
-  'UserPasswordChangeOldPasswordInvalid',
-  'ReauthenticationPasswordInvalid',
-  'ReauthenticationRequired',
-  'ActionTokenExpired',
-  'ActionTokenAlreadyUsed',
-  'UserNotFound',
-  'AttemptOverLimitLogin',
-  'AttemptOverLimitChangeEmail',
-  'KeyOwnedByAnotherUser',
-  'UpgradeCodeIncompatibility',
-];
-
 export function isFaultName(name: string): name is FaultName {
   return Object.hasOwn(faults, name);
-}
-
-/**
- * The generic handler's lookup: a message by fault name, else the server's user text,
- * else the name, else 'Unknown'.
- */
-export function faultMessage(name: string | undefined, userText?: string): string {
-  if (name && isFaultName(name)) return faults[name].message;
-  return userText || name || faults.Unknown.message;
 }
 
 export type FaultBody = z.infer<typeof faultSchema>;
@@ -436,12 +312,3 @@ export interface SuccessEnvelope<T> {
   Result: T;
 }
 export type Envelope<T> = SuccessEnvelope<T> | FailureEnvelope;
-
-// ── Account review (docs/requirements.md §8): faults whose message links to a help article ──
-/**
- * The spec's table gives KeyRevokeOverLimit a "Learn more" link to a support article: the same
- * link in the error banner and under the devices panel's deactivation error.
- */
-export const FAULT_HELP_LINKS: Partial<Record<FaultName, string>> = {
-  KeyRevokeOverLimit: 'https://support.sonarworks.com/hc/en-us/articles/license-deactivation-limit',
-};

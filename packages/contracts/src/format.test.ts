@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { faultMessage, faults } from './errors';
+import { faults } from './errors';
+import { faultMessage } from './fault-handling';
 import {
   formatAddress,
   formatDeviceDate,
@@ -60,8 +61,8 @@ describe('fault messages', () => {
   it('looks up by name, falls back to user text, the name, then Unknown', () => {
     expect(faultMessage('KeyNotFound')).toBe(faults.KeyNotFound.message);
     expect(faultMessage('SomethingNew', 'Server text')).toBe('Server text');
-    expect(faultMessage('SomethingNew')).toBe('SomethingNew');
-    expect(faultMessage(undefined)).toBe('Unknown error.');
+    expect(faultMessage('SomethingNew', '')).toBe('SomethingNew');
+    expect(faultMessage(undefined, undefined)).toBe('Unknown error.');
   });
   it('session faults carry ExceptionType 30', () => {
     for (const name of [

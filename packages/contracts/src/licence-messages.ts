@@ -1,5 +1,5 @@
 import { REFERENCE_TRIAL_DAYS } from './constants';
-import { faults } from './errors';
+import { faultTable } from './fault-table';
 
 // A module of its own: the screens that use these load it with them, and /login does not (ADR 0020).
 // ── Licenses & Devices (docs/requirements.md §2, docs/requirements.md §8), word for word ──────────
@@ -13,7 +13,7 @@ export const licenceMessages = {
   licenseRemoved: 'License removed successfully.',
   upgradeSuccessful: 'Upgrade successful!',
   upgradeError: 'Upgrade error.',
-  upgradeIncompatibleTitle: faults.UpgradeCodeIncompatibility.message,
+  upgradeIncompatibleTitle: faultTable.UpgradeCodeIncompatibility.message,
   activationKeyRemoved: 'Your activation key has been removed successfully!',
   activationKeyRemoveFailed: 'An unexpected error ocurred while removing activation key!',
   noDevices: 'No devices active yet. Once you activate a device, it will appear here.',

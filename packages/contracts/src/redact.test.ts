@@ -9,5 +9,7 @@ describe('redactUrl', () => {
     );
     expect(redactUrl('/login?email=a%40b.c&password=hunter2')).toBe('/login?email=a%40b.c&password=[redacted]');
     expect(redactUrl('/products')).toBe('/products');
+    expect(redactUrl('/report-sign-in/abc123')).toBe('/report-sign-in/[redacted]');
+    expect(redactUrl('/verify-email-change/abc123')).toBe('/verify-email-change/[redacted]');
   });
 });

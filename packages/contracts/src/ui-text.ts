@@ -7,4 +7,6 @@ export * from './ui-text/lists';
 export * from './ui-text/passkeys';
 export * from './ui-text/profile';
 export * from './ui-text/second-factor';
+export * from './ui-text/sign-in-alerts';
+export * from './ui-text/step-up';
 export * from './ui-text/voice-ai';

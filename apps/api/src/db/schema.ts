@@ -31,6 +31,11 @@ export const users = pgTable(
     country: text('country').notNull().default(''),
     createdAt: createdAt(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
+    /**
+     * Until when ChangeEmail and VerifyEmailChange are refused: set when the customer reports a
+     * sign-in as not theirs (ADR 0041).
+     */
+    emailChangeFrozenUntil: ts('email_change_frozen_until'),
   },
   (t) => [uniqueIndex('users_email_key').on(t.email)],
 );
@@ -50,8 +55,40 @@ export const sessions = pgTable(
     revokedAt: ts('revoked_at'),
     userAgent: text('user_agent'),
     ip: text('ip'),
+    /**
+     * The last proof of presence in this session (ADR 0040): the sign-in itself, or a StepUp.
+     * Null for a session handed over by a desktop app's link, which proved nothing in this browser.
+     */
+    provenAt: ts('proven_at'),
   },
   (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+/**
+ * A browser or desktop app that has signed in to the account (ADR 0041). `deviceHash` is the
+ * SHA-256 of the account id with the browser's device cookie, or with an app's user-agent
+ * family and network: the same browser has unrelated hashes on two accounts, and the cookie
+ * itself is never stored. A sign-in from a hash not yet here mails the customer.
+ */
+export const seenDevices = pgTable(
+  'seen_devices',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    deviceHash: text('device_hash').notNull(),
+    /** 'browser' (a device cookie) or 'app' (user-agent family and network). */
+    kind: text('kind').$type<'browser' | 'app'>().notNull(),
+    /** "Chrome on Windows", "SoundID Reference on macOS": from the User-Agent or Software header. */
+    label: text('label').notNull(),
+    firstSeenAt: ts('first_seen_at').notNull(),
+    lastSeenAt: ts('last_seen_at').notNull(),
+    lastIp: text('last_ip'),
+    /** Sign-ins from this device; 1 in the statement that first saw it. */
+    signIns: integer('sign_ins').notNull().default(1),
+  },
+  (t) => [uniqueIndex('seen_devices_user_device_key').on(t.userId, t.deviceHash)],
 );
 
 export const ACTION_TOKEN_KINDS = [
@@ -61,6 +98,7 @@ export const ACTION_TOKEN_KINDS = [
   'account_deletion',
   'app_login',
   'web_login',
+  'sign_in_report',
 ] as const;
 export type ActionTokenKind = (typeof ACTION_TOKEN_KINDS)[number];
 
@@ -75,6 +113,8 @@ export const actionTokens = pgTable(
     userId: uuid('user_id'),
     /** The new address of an e-mail change. */
     newEmail: text('new_email'),
+    /** The device a sign-in report ("This wasn't me") is about (ADR 0041). */
+    seenDeviceId: uuid('seen_device_id').references(() => seenDevices.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     expiresAt: ts('expires_at').notNull(),
     usedAt: ts('used_at'),

@@ -1,5 +1,5 @@
 import { bigint, boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { users } from './schema';
+import { sessions, users } from './schema';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const createdAt = () => ts('created_at').notNull().defaultNow();
@@ -109,3 +109,20 @@ export const passkeyChallenges = pgTable(
     index('passkey_challenges_expiry_idx').on(t.expiresAt),
   ],
 );
+
+/**
+ * A code mailed to prove presence in one session (ADR 0040), for accounts without a password:
+ * stored as its SHA-256, short-lived, and burnt after a few wrong tries.
+ */
+export const stepUpCodes = pgTable('step_up_codes', {
+  sessionId: uuid('session_id')
+    .primaryKey()
+    .references(() => sessions.id, { onDelete: 'cascade' }),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  codeHash: text('code_hash').notNull(),
+  createdAt: createdAt(),
+  expiresAt: ts('expires_at').notNull(),
+  attempts: integer('attempts').notNull().default(0),
+});

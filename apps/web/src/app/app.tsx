@@ -1,5 +1,6 @@
+import type { FaultBody } from '@soundid/contracts';
 import type { QueryClient } from '@tanstack/react-query';
-import { type ComponentProps, lazy, type ReactNode, Suspense } from 'react';
+import { type ComponentProps, lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { BrowserRouter, unstable_HistoryRouter as HistoryRouter, StaticRouter } from 'react-router';
 import { WaitingOverlay } from '../components/waiting-overlay';
 import type { PublicConfig } from '../config/public-config';
@@ -7,9 +8,11 @@ import { PublicConfigContext } from '../config/public-config-context';
 import { pendingSwitchStore } from '../features/auth/session-switch-store';
 import { useStore } from '../lib/create-store';
 import { QueryClientSlot } from '../lib/query-client-slot';
+import { useSessionUser } from '../lib/session';
 import { AppRoutes } from './app-layout';
 
 const SessionSwitchDialog = lazy(() => import('../features/auth/components/session-switch-dialog'));
+const StepUpHost = lazy(() => import('./step-up'));
 
 /** A desktop app's portal link while another customer is signed in here: the question (ADR 0029). */
 function SessionSwitchQuestion() {
@@ -20,6 +23,19 @@ function SessionSwitchQuestion() {
       <SessionSwitchDialog pending={pending} />
     </Suspense>
   );
+}
+
+/**
+ * A call that needs a recent proof of presence asks for it in place (ADR 0040): the host that
+ * answers the API client's step-up slot loads once someone is signed in (the /login budget,
+ * ADR 0020).
+ */
+function StepUpQuestion() {
+  return useSessionUser() ? (
+    <Suspense fallback={null}>
+      <StepUpHost />
+    </Suspense>
+  ) : null;
 }
 
 export function App({
@@ -47,6 +63,7 @@ export function App({
         <AppRoutes />
       </Suspense>
       <SessionSwitchQuestion />
+      <StepUpQuestion />
       {children}
     </>
   );

@@ -82,6 +82,12 @@ export const appRoutes: RouteObject[] = [
         ),
       },
       {
+        // A new-device mail's "This wasn't me" link (ADR 0041).
+        path: 'report-sign-in/:token?',
+        handle: handle({ title: titles.reportSignIn, access: everyone }),
+        element: lazyScreen(() => import('../features/auth/components/report-sign-in-screen'), 'ReportSignInScreen'),
+      },
+      {
         path: 'sidr5-thank-you',
         handle: handle({ title: titles.trialThankYou, access: signedIn }),
         element: lazyScreen(

@@ -17,8 +17,8 @@ describe('takeStartupQuery', () => {
     expect(at('/products?token=abc')).not.toHaveProperty('sessionToken');
   });
 
-  it('ignores the query token on the four action-token routes', () => {
-    for (const route of ['reset-password', 'delete-account', 'verify-email', 'verify-email-change']) {
+  it('ignores the query token on the action-token routes', () => {
+    for (const route of ['reset-password', 'delete-account', 'verify-email', 'verify-email-change', 'report-sign-in']) {
       expect(at(`/${route}?token=abc`)).toEqual({});
     }
   });

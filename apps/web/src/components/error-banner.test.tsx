@@ -1,4 +1,4 @@
-import type { FaultBody } from '@soundid/contracts';
+import { type FaultBody, faults } from '@soundid/contracts';
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -27,6 +27,20 @@ describe('error banner', () => {
     ]);
     await userEvent.click(within(alerts[0] as HTMLElement).getByRole('button', { name: 'Close' }));
     expect(apiErrorsStore.get().map((e) => e.fault.ExceptionName)).toEqual(['SomethingNew']);
+  });
+
+  // The first load carries only the faults the SPA knows by name (fault-table.ts, ADR 0020); the
+  // rest of the catalogue reaches the banner as the service sends it, in its own message.
+  it('shows the server text of a fault outside the table, and RequestInvalid in its one message', () => {
+    render(<ErrorBanner />);
+    act(() => {
+      showApiError(fault('PasskeyLimitReached', faults.PasskeyLimitReached.message));
+      showApiError(fault('RequestInvalid', 'Voice AI upgrade codes are UPG- codes only.'));
+    });
+    expect(screen.getAllByRole('alert').map((a) => a.textContent)).toEqual([
+      'Your account has the most passkeys it can hold. Remove one to add another.×',
+      'The request is not valid.×',
+    ]);
   });
 
   it('adds a Learn more link to the deactivation-limit message (docs/requirements.md §8)', () => {

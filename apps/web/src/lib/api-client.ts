@@ -7,7 +7,7 @@ import {
   type CallResult,
   ExceptionType,
   type FaultBody,
-  faults,
+  faultTable,
   type PathCall,
   SESSION_CLEARING_FAULTS,
 } from '@soundid/contracts';
@@ -29,6 +29,13 @@ export interface ApiSuccess<T> {
   /** Login calls also return the session token; the SPA ignores it (the cookie carries it). */
   Token?: string;
 }
+
+/**
+ * Where a call that answered StepUpRequired asks for a proof of presence (ADR 0040): the app's
+ * step-up host (app/step-up.tsx) sets `ask` while someone is signed in; the call is sent once
+ * more if it answers true. Here, not in a module of its own: the first load's budget (ADR 0020).
+ */
+export const stepUpSlot: { ask?: ((fault: FaultBody) => Promise<boolean>) | undefined } = {};
 
 /** The SPA never sends AuthToken: its session is the HttpOnly cookie alone (ADR 0029). */
 export interface CallOptions {
@@ -115,6 +122,7 @@ async function send<T>(
   path: string,
   body: Body | undefined,
   options: CallOptions,
+  proven = false,
 ): Promise<ApiSuccess<T>> {
   const silent = body?.silent === true;
   let response: Response;
@@ -137,6 +145,10 @@ async function send<T>(
     return { Result: envelope.Result as T, ...(typeof envelope.Token === 'string' ? { Token: envelope.Token } : {}) };
   }
   const fault = envelope && isFaultBody(envelope.Fault) ? envelope.Fault : madeUpFault('Unknown', response.status);
+  // A proof of presence asked for in place, then the same call once more (ADR 0040).
+  if (fault.ExceptionName === 'StepUpRequired' && !proven && (await stepUpSlot.ask?.(fault))) {
+    return send(method, path, body, options, true);
+  }
   throw fail(fault, response.status, silent, path);
 }
 
@@ -165,9 +177,9 @@ function isFaultBody(value: unknown): value is FaultBody {
 function madeUpFault(name: 'Network Error' | 'Unknown', status: number): FaultBody {
   return {
     ExceptionName: name,
-    ExceptionType: faults[name].type,
+    ExceptionType: faultTable[name].type,
     ExceptionCode: status,
-    ExceptionUserText: faults[name].message,
+    ExceptionUserText: faultTable[name].message,
     ExceptionVariables: [],
   };
 }

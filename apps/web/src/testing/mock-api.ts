@@ -1,4 +1,12 @@
-import type { CallName, CallResult, callRoutes, FaultBody, User } from '@soundid/contracts';
+import {
+  type CallName,
+  type CallResult,
+  type callRoutes,
+  type FaultBody,
+  faults,
+  isFaultName,
+  type User,
+} from '@soundid/contracts';
 import { vi } from 'vitest';
 
 export interface RecordedCall {
@@ -30,6 +38,11 @@ export function ok(Result: unknown = {}): Answer {
   return { Success: true, Result };
 }
 
+/**
+ * A Fault as the service sends it: ExceptionUserText is the catalogue's message (apps/api's
+ * lib/fault.ts), which the SPA shows for every fault it does not know by name (fault-table.ts);
+ * a name outside the catalogue gets a text of its own.
+ */
 export function fault(ExceptionName: string, options: Partial<FaultBody> = {}): FaultAnswer {
   return {
     Success: false,
@@ -37,7 +50,9 @@ export function fault(ExceptionName: string, options: Partial<FaultBody> = {}): 
       ExceptionName,
       ExceptionType: 20,
       ExceptionCode: 400,
-      ExceptionUserText: `${ExceptionName} from the server`,
+      ExceptionUserText: isFaultName(ExceptionName)
+        ? faults[ExceptionName].message
+        : `${ExceptionName} from the server`,
       ExceptionVariables: [],
       ...options,
     },

@@ -52,6 +52,8 @@ export const dataExportResults = {
       Country: z.string(),
       CreatedAt: when,
       UpdatedAt: when,
+      /** Until when e-mail changes are refused after a "This wasn't me" report (ADR 0041), else null. */
+      EmailChangesFrozenUntil: maybeWhen,
     }),
     SignInMethods: z.object({
       HasPassword: z.boolean(),
@@ -76,6 +78,21 @@ export const dataExportResults = {
         LastSeenAt: when,
         ExpiresAt: when,
         EndedAt: maybeWhen,
+      }),
+    ),
+    /**
+     * The browsers and apps that signed in (ADR 0041), as the new-device alerts know them: never
+     * the device cookie or its hash.
+     */
+    SeenDevices: z.array(
+      z.object({
+        Device: z.string(),
+        /** 'browser' (known by its device cookie) or 'app' (by its user-agent family and network). */
+        Kind: z.string(),
+        FirstSeenAt: when,
+        LastSeenAt: when,
+        LastIpAddress: z.string().nullable(),
+        SignIns: z.number().int(),
       }),
     ),
     Licences: z.array(

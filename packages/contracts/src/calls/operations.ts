@@ -32,6 +32,8 @@ import {
 import { passkeyCalls, passkeyResults } from './passkeys';
 import { type CallPath, callPathOf, type OtherPathCall, type PathCall } from './routes';
 import { secondFactorCalls, secondFactorResults } from './second-factor';
+import { signInAlertCalls, signInAlertResults } from './sign-in-alerts';
+import { stepUpCalls, stepUpResults } from './step-up';
 import { voiceAiCalls, voiceAiResults } from './voice-ai';
 
 /**
@@ -103,7 +105,9 @@ export const callResults = {
   ...accountResults,
   ...secondFactorResults,
   ...passkeyResults,
+  ...stepUpResults,
   ...dataExportResults,
+  ...signInAlertResults,
   ...appAccountResults,
   ...licenceResults,
   ...appLicenceResults,
@@ -174,15 +178,27 @@ const passkeyRouteInfo = {
   BeginPasskeyLogin: account('Options to sign in with a passkey', 'none'),
   FinishPasskeyLogin: account('Sign in with a passkey', 'none'),
 } as const satisfies Record<keyof typeof passkeyResults, Omit<CallRoute, 'method' | 'path'>>;
+/** Step-up (ADR 0040): a fresh proof of presence before what matters. */
+const stepUpRouteInfo = {
+  GetStepUpMethods: account('How this account can prove presence, and until when the proof holds'),
+  BeginStepUpPasskey: account("Options to prove presence with one of the account's passkeys"),
+  SendStepUpCode: account('Mail a code that proves presence (accounts without a password)'),
+  StepUp: account('Prove presence: password, authenticator code, passkey or mailed code'),
+} as const satisfies Record<keyof typeof stepUpResults, Omit<CallRoute, 'method' | 'path'>>;
 const dataExportRouteInfo = {
   ExportMyData: account('Everything held about the customer, as JSON (ADR 0038)'),
   GetDeletionSummary: account('What deleting the account would end'),
 } as const satisfies Record<keyof typeof dataExportResults, Omit<CallRoute, 'method' | 'path'>>;
+const signInAlertRouteInfo = {
+  ReportSignIn: account('A new-device mail\'s "This wasn\'t me": sessions end, the password is reset', 'none'),
+} as const satisfies Record<keyof typeof signInAlertResults, Omit<CallRoute, 'method' | 'path'>>;
 const accountPathInfo = {
   ...accountRouteInfo,
   ...secondFactorRouteInfo,
   ...passkeyRouteInfo,
+  ...stepUpRouteInfo,
   ...dataExportRouteInfo,
+  ...signInAlertRouteInfo,
 };
 
 /** Each other call's sign-in and a line on it, for the OpenAPI document; its path is routes.ts'. */
@@ -335,7 +351,9 @@ export const callBodies = {
   ...accountCalls,
   ...secondFactorCalls,
   ...passkeyCalls,
+  ...stepUpCalls,
   ...dataExportCalls,
+  ...signInAlertCalls,
   ...appAccountCalls,
   ...licenceCalls,
   ...appLicenceCalls,

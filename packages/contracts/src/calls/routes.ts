@@ -2,6 +2,8 @@ import type { accountResults } from './accounts';
 import type { dataExportResults } from './data-export';
 import type { passkeyResults } from './passkeys';
 import type { secondFactorResults } from './second-factor';
+import type { signInAlertResults } from './sign-in-alerts';
+import type { stepUpResults } from './step-up';
 
 /**
  * Where each call is answered, without its schemas (docs/api.md, Typed results): the SPA's
@@ -15,7 +17,9 @@ export type AccountPathCall =
   | keyof typeof accountResults
   | keyof typeof secondFactorResults
   | keyof typeof passkeyResults
-  | keyof typeof dataExportResults;
+  | keyof typeof stepUpResults
+  | keyof typeof dataExportResults
+  | keyof typeof signInAlertResults;
 
 /** Every other call's method and path. */
 export const otherCallPaths = {

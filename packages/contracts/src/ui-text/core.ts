@@ -10,6 +10,7 @@ export const titles = {
   deleteAccount: 'Delete account',
   verifyEmail: 'Verify email',
   verifyEmailChange: 'Confirm email change',
+  reportSignIn: 'Secure your account',
   trialThankYou: 'Trial activated',
   adamAudio: 'Claim your 60-day trial',
   profile: 'Profile',

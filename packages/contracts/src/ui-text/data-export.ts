@@ -7,7 +7,7 @@ const keys = (n: number) => `${n} ${n === 1 ? 'key' : 'keys'}`;
 export const dataExportText = {
   heading: 'Your data',
   intro:
-    'Download a copy of everything we hold about you: your profile, sign-in methods, sessions, licenses, keys and devices, tokens and their use, orders and payments, and the emails we sent you.',
+    'Download a copy of everything we hold about you: your profile, sign-in methods, sessions and the devices you signed in from, licenses, keys and devices, tokens and their use, orders and payments, and the emails we sent you.',
   downloadJson: 'Download my data (JSON)',
   downloadPage: 'Download as a readable page (HTML)',
   downloaded: 'Your data has been downloaded.',
@@ -20,6 +20,7 @@ export const dataExportText = {
     Profile: 'Profile',
     SignInMethods: 'Sign-in methods',
     Sessions: 'Sessions',
+    SeenDevices: 'Devices you signed in from',
     Licences: 'Licenses',
     Keys: 'Keys',
     Devices: 'Devices',

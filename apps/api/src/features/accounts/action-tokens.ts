@@ -1,5 +1,5 @@
 import type { FaultName } from '@soundid/contracts';
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { type ActionTokenKind, actionTokens } from '../../db/schema';
 import type { Clock, Random } from '../../lib/clock';
@@ -27,7 +27,7 @@ export class ActionTokenService {
     kind: ActionTokenKind,
     userId: string,
     validMinutes: number,
-    extra: { newEmail?: string } = {},
+    extra: { newEmail?: string; seenDeviceId?: string } = {},
   ): Promise<string> {
     const token = newOpaqueToken(this.random);
     const now = this.clock.now();
@@ -36,6 +36,7 @@ export class ActionTokenService {
       kind,
       userId,
       newEmail: extra.newEmail,
+      seenDeviceId: extra.seenDeviceId,
       createdAt: now,
       expiresAt: new Date(now.getTime() + validMinutes * 60_000),
     });
@@ -82,11 +83,15 @@ export class ActionTokenService {
     return row;
   }
 
-  /** Older unused links of the same kind stop working when a new one is sent. */
-  async retireUnused(tx: Queryable, kind: ActionTokenKind, userId: string): Promise<void> {
+  /**
+   * Older unused links of the same kind stop working when a new one is sent; a sign-in report
+   * stops the one-time codes that would make a session (ADR 0041).
+   */
+  async retireUnused(tx: Queryable, kind: ActionTokenKind | readonly ActionTokenKind[], userId: string): Promise<void> {
+    const kinds = typeof kind === 'string' ? [kind] : [...kind];
     await tx
       .update(actionTokens)
       .set({ expiresAt: this.clock.now() })
-      .where(and(eq(actionTokens.userId, userId), eq(actionTokens.kind, kind), isNull(actionTokens.usedAt)));
+      .where(and(eq(actionTokens.userId, userId), inArray(actionTokens.kind, kinds), isNull(actionTokens.usedAt)));
   }
 }

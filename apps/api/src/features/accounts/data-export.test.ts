@@ -19,6 +19,7 @@ import { storefrontOrderKeys, storefrontOrderRefunds, storefrontOrders } from '.
 import { tokenLots, tokenSpendAllocations, tokenSpends } from '../../db/voice-ai-schema';
 import { DEMO_EMAIL, seedDemoData } from '../../dev/demo-seed';
 import { addDays } from '../../lib/clock';
+import { seenDeviceHash } from './device-sighting';
 import { findUserByEmail } from './users-repo';
 
 /**
@@ -30,6 +31,12 @@ let t: TestApp;
 let demo: { id: string; token: string; totpSecret: string; recoveryCodes: string[] };
 let other: { id: string; email: string; token: string };
 const CLIENT_SECRET_HASH = 'c'.repeat(64);
+/** A browser's device cookie (ADR 0041): neither it nor its hash is exported. */
+const BROWSER_SIGHTING = {
+  kind: 'browser' as const,
+  identity: 'device-cookie-not-exported-0123456789abcdef',
+  label: 'Chrome on macOS',
+};
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -70,6 +77,7 @@ beforeAll(async () => {
   const ended = await t.services.sessions.issue(db, user.id, false, {
     userAgent: 'SoundID Reference/5.2',
     ip: '203.0.113.9',
+    device: BROWSER_SIGHTING,
   });
   await db.update(sessionsTable).set({ revokedAt: now }).where(eq(sessionsTable.id, ended.sessionId));
   await db.insert(socialAccounts).values({ userId: user.id, provider: 'google', subject: 'g-123', email: DEMO_EMAIL });
@@ -250,6 +258,16 @@ describe('ExportMyData', () => {
       IpAddress: '203.0.113.9',
       KeepMeSignedIn: false,
     });
+    expect(data.SeenDevices).toEqual([
+      {
+        Device: 'Chrome on macOS',
+        Kind: 'browser',
+        FirstSeenAt: expect.any(String),
+        LastSeenAt: expect.any(String),
+        LastIpAddress: '203.0.113.9',
+        SignIns: 1,
+      },
+    ]);
     expect(data.Licences.map((l) => l.Product).sort()).toEqual(['ref4-hp', 'sid-reference', 'voice-ai']);
     expect(data.Licences.find((l) => l.Product === 'sid-reference')?.TrialSource).toBe('campaign');
     expect(data.Keys.map((k) => k.Product).sort()).toEqual(['ref4-hp', 'sid-reference', 'voice-ai', 'voice-pack-pop']);
@@ -318,9 +336,11 @@ describe('ExportMyData', () => {
       ...hashes.map((row) => row.codeHash),
       'credential-id-not-exported',
       'public-key-not-exported',
+      BROWSER_SIGHTING.identity,
+      seenDeviceHash(demo.id, BROWSER_SIGHTING),
     ];
     for (const secret of forbidden) expect(raw).not.toContain(secret);
-    expect(raw).not.toMatch(/password_?hash|sealed|codeHash|tokenHash/i);
+    expect(raw).not.toMatch(/password_?hash|sealed|codeHash|tokenHash|deviceHash/i);
   });
 
   it('holds nothing of another customer, and theirs nothing of the demo customer', async () => {

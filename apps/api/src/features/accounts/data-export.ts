@@ -15,7 +15,7 @@ import {
   upgradeCodes,
 } from '../../db/licences-schema';
 import { checkoutSessions, paymentMismatches, paymentRefunds } from '../../db/payments-schema';
-import { mailOutbox, sessions, socialAccounts, users } from '../../db/schema';
+import { mailOutbox, seenDevices, sessions, socialAccounts, users } from '../../db/schema';
 import { passkeys, recoveryCodes, totpFactors } from '../../db/second-factor-schema';
 import { storefrontOrderKeys, storefrontOrderRefunds, storefrontOrders } from '../../db/storefront-schema';
 import { tokenLots, tokenSpendAllocations, tokenSpends } from '../../db/voice-ai-schema';
@@ -24,7 +24,7 @@ import { Fault } from '../../lib/fault';
 import { productByCode } from '../licences/catalogue';
 import { formatLicenseKey } from '../licences/codes';
 import type { AttemptLimiter, LimitRule } from './attempt-limits';
-import { describeDevice } from './sessions';
+import { describeDevice } from './user-agent';
 
 /** Exports per account and hour (ADR 0038): an export reads every table of the customer. */
 export const DATA_EXPORT_LIMIT: LimitRule = { scope: 'data-export', max: DATA_EXPORT_MAX_PER_HOUR, windowMinutes: 60 };
@@ -91,6 +91,18 @@ export class DataExportService {
       .from(sessions)
       .where(eq(sessions.userId, userId))
       .orderBy(asc(sessions.createdAt));
+    const seenDeviceRows = await tx
+      .select({
+        label: seenDevices.label,
+        kind: seenDevices.kind,
+        firstSeenAt: seenDevices.firstSeenAt,
+        lastSeenAt: seenDevices.lastSeenAt,
+        lastIp: seenDevices.lastIp,
+        signIns: seenDevices.signIns,
+      })
+      .from(seenDevices)
+      .where(eq(seenDevices.userId, userId))
+      .orderBy(asc(seenDevices.firstSeenAt));
     const licenceRows = await tx
       .select()
       .from(licences)
@@ -204,6 +216,7 @@ export class DataExportService {
         Country: user.country,
         CreatedAt: iso(user.createdAt),
         UpdatedAt: iso(user.updatedAt),
+        EmailChangesFrozenUntil: isoOrNull(user.emailChangeFrozenUntil),
       },
       SignInMethods: {
         HasPassword: user.passwordHash !== null,
@@ -234,6 +247,14 @@ export class DataExportService {
         LastSeenAt: iso(session.lastSeenAt),
         ExpiresAt: iso(session.expiresAt),
         EndedAt: isoOrNull(session.revokedAt),
+      })),
+      SeenDevices: seenDeviceRows.map((device) => ({
+        Device: device.label,
+        Kind: device.kind,
+        FirstSeenAt: iso(device.firstSeenAt),
+        LastSeenAt: iso(device.lastSeenAt),
+        LastIpAddress: device.lastIp,
+        SignIns: device.signIns,
       })),
       Licences: licenceRows.map((licence) => ({
         Product: licence.productCode,

@@ -9,6 +9,7 @@ import {
   accountDeletedMail,
   accountDeletionConfirmMail,
   emailChangeMail,
+  newDeviceSignInMail,
   passwordResetMail,
   verifyEmailMail,
 } from './mails';
@@ -94,6 +95,36 @@ describe('accountDeletedMail', () => {
     expect(mail.text).not.toMatch(/https?:/);
     expect(mail.html).not.toContain('<a ');
     expect(mail.html).toContain('My SoundID');
+  });
+});
+
+describe('newDeviceSignInMail (ADR 0041)', () => {
+  const at = new Date('2026-01-15T10:00:00Z');
+  const mail = newDeviceSignInMail({ to, link, at, device: 'Firefox <on> macOS', ip: '203.0.113.7' });
+
+  it('names what, when and from which address, with the "This wasn\'t me" link, in both bodies', () => {
+    for (const line of [
+      'Device: Firefox <on> macOS',
+      'When: Thu, 15 Jan 2026 10:00:00 GMT',
+      'IP address: 203.0.113.7',
+    ]) {
+      expect(mail.text).toContain(line);
+      expect(mail.html).toContain(escapeHtml(line));
+    }
+    expect(mail.text).toContain("This wasn't me:");
+    expect(mail.links).toEqual([link]);
+    expect(mail.html).not.toContain('<on>');
+  });
+
+  it('says the link works for 7 days, once', () => {
+    expect(mail.text).toContain('valid for 7 days and can be used once');
+    expect(mail.html).toContain('valid for 7 days and can be used once');
+  });
+
+  it('says so when the address is unknown', () => {
+    expect(newDeviceSignInMail({ to, link, at, device: 'Chrome', ip: undefined }).text).toContain(
+      'IP address: unknown',
+    );
   });
 });
 

@@ -2,6 +2,7 @@ import {
   ACCOUNT_DELETION_LINK_VALIDITY_HOURS,
   EMAIL_CHANGE_LINK_VALIDITY_HOURS,
   PASSWORD_RESET_LINK_VALIDITY_HOURS,
+  SIGN_IN_REPORT_LINK_VALIDITY_HOURS,
   VERIFICATION_LINK_VALIDITY_HOURS,
 } from '@soundid/contracts';
 import { renderMail } from '../../integrations/mail/layout';
@@ -16,7 +17,9 @@ export interface ActionMailInput {
 }
 
 const hours = (n: number) => `${n} ${n === 1 ? 'hour' : 'hours'}`;
-const validity = (n: number) => `For your security, this link is valid for ${hours(n)} and can be used once.`;
+/** Whole days past a day read as days ("7 days"); the rest as hours ("24 hours"). */
+const duration = (n: number) => (n >= 48 && n % 24 === 0 ? `${n / 24} days` : hours(n));
+const validity = (n: number) => `For your security, this link is valid for ${duration(n)} and can be used once.`;
 
 /** After sign-up (and on "send again"): proves the address. */
 export function verifyEmailMail({
@@ -111,5 +114,75 @@ export function recoveryCodeUsedMail({ to, at, left }: { to: string; at: Date; l
       `You have ${left} recovery ${left === 1 ? 'code' : 'codes'} left. Each code works once; you can make new ones on your profile.`,
     ],
     outro: ['If this was not you, change your password and make new recovery codes now.'],
+  });
+}
+
+/** A code that proves presence for an account without a password (ADR 0040). */
+export function stepUpCodeMail({ to, code, minutes }: { to: string; code: string; minutes: number }): OutgoingMail {
+  return renderMail({
+    to,
+    subject: `${code} is your My SoundID confirmation code`,
+    heading: 'Confirm it’s you',
+    intro: [
+      `Enter this code in My SoundID to confirm it’s you: ${code}`,
+      `It works once, for ${minutes} minutes, in the browser that asked for it.`,
+    ],
+    outro: ['If you did not ask for it, someone may be signed in to your account: sign out your other devices.'],
+  });
+}
+
+/** A passkey now signs in to the account: if it was not the customer, they act now (ADR 0039). */
+export function passkeyAddedMail({ to, name, at }: { to: string; name: string; at: Date }): OutgoingMail {
+  return renderMail({
+    to,
+    subject: 'A passkey was added to your My SoundID account',
+    heading: 'A passkey was added',
+    intro: [
+      `The passkey “${name}” was added to your SoundID account on ${at.toUTCString()}. It can now sign in to it.`,
+    ],
+    outro: [
+      'If this was not you, remove the passkey on your profile, change your password and sign out your other devices.',
+    ],
+  });
+}
+
+/** Two-step verification went off: the account is back to one factor (ADR 0037). */
+export function twoStepTurnedOffMail({ to, at }: { to: string; at: Date }): OutgoingMail {
+  return renderMail({
+    to,
+    subject: 'Two-step verification was turned off for My SoundID',
+    heading: 'Two-step verification is off',
+    intro: [`Two-step verification was turned off for your SoundID account on ${at.toUTCString()}.`],
+    outro: [
+      'If this was not you, change your password, turn two-step verification on again and sign out your other devices.',
+    ],
+  });
+}
+
+/**
+ * A sign-in from a browser or app this account has not seen (ADR 0041): what, when and from
+ * where, and the "This wasn't me" link that secures the account.
+ */
+export function newDeviceSignInMail({
+  to,
+  link,
+  validHours = SIGN_IN_REPORT_LINK_VALIDITY_HOURS,
+  at,
+  device,
+  ip,
+}: ActionMailInput & { at: Date; device: string; ip: string | undefined }): OutgoingMail {
+  return renderMail({
+    to,
+    subject: 'New sign-in to your SoundID account',
+    heading: 'A new device signed in',
+    intro: [
+      'Your SoundID account was just signed in to from a browser or app it has not been used on before.',
+      `Device: ${device}`,
+      `When: ${at.toUTCString()}`,
+      `IP address: ${ip ?? 'unknown'}`,
+      'If this was you, there is nothing to do. If it was not, secure your account now: this signs out every device, stops your password and sends you a link to choose a new one, and pauses email address changes for a day.',
+    ],
+    action: { label: "This wasn't me", link },
+    outro: [validity(validHours)],
   });
 }

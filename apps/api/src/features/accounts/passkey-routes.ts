@@ -1,14 +1,19 @@
 import { callSchemas } from '@soundid/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { PasskeyService } from './passkeys';
+import type { StepUpService } from './step-up';
 
 const path = (call: string) => `/api/accounts/${call}`;
 
 /**
  * The profile's passkey calls and the start of a passkey sign-in (ADR 0039). FinishPasskeyLogin
- * answers as a sign-in does and lives with the other sign-ins in routes.ts.
+ * answers as a sign-in does and lives with the other sign-ins in routes.ts. Adding or removing a
+ * passkey changes how the account is entered: it needs a recent proof of presence (ADR 0040).
  */
-export const passkeyRoutes: FastifyPluginAsyncZod<{ passkeys: PasskeyService }> = async (app, { passkeys }) => {
+export const passkeyRoutes: FastifyPluginAsyncZod<{ passkeys: PasskeyService; stepUp: StepUpService }> = async (
+  app,
+  { passkeys, stepUp },
+) => {
   const ok = <T>(Result: T) => ({ Success: true as const, Result });
 
   app.post(path('ListPasskeys'), { schema: callSchemas.ListPasskeys }, async (request) => {
@@ -18,6 +23,7 @@ export const passkeyRoutes: FastifyPluginAsyncZod<{ passkeys: PasskeyService }> 
 
   app.post(path('BeginPasskeyRegistration'), { schema: callSchemas.BeginPasskeyRegistration }, async (request) => {
     const auth = await app.requireSession(request);
+    await stepUp.require(auth);
     return ok({ Options: await passkeys.beginRegistration(auth.userId, auth.user.email) });
   });
 
@@ -35,6 +41,7 @@ export const passkeyRoutes: FastifyPluginAsyncZod<{ passkeys: PasskeyService }> 
 
   app.post(path('RemovePasskey'), { schema: callSchemas.RemovePasskey }, async (request) => {
     const auth = await app.requireSession(request);
+    await stepUp.require(auth);
     await passkeys.remove(auth.userId, request.body.id);
     return ok({});
   });

@@ -108,6 +108,10 @@ describe('registering passkeys (ASVS 6.5.x, 6.6.x)', () => {
     expect(passkey.CreatedAt).toBe(t.clock.now().toISOString());
     const listed = await t.call('/api/accounts/ListPasskeys', {}, token);
     expect(listed.json().Result.Passkeys).toEqual([passkey]);
+    // The customer is told: a passkey added by someone else would outlive a password change (ASVS 6.3.7).
+    const [mail] = await t.mailsTo(email);
+    expect(mail?.Subject).toBe('A passkey was added to your My SoundID account');
+    expect(mail?.Text).toContain('“Passkey on Mac”');
 
     // The challenge was stored as its hash only, and is used up.
     const [stored] = await t.database.db
@@ -262,7 +266,7 @@ describe('signing in with a passkey (ASVS 6.5.x, 6.6.x, 7.2.4)', () => {
       { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors', Software: 'MySoundID-Web/1.0' },
     );
     expect(inBrowser.statusCode).toBe(200);
-    expect(inBrowser.headers['set-cookie']).toMatch(/HttpOnly/);
+    expect(String(inBrowser.headers['set-cookie'])).toMatch(/soundid_session=[^;]+;[^,]*HttpOnly/);
     expect(inBrowser.json().Token).toBeUndefined();
 
     const listed = (await t.call('/api/accounts/ListPasskeys', {}, done.json().Token)).json().Result.Passkeys;

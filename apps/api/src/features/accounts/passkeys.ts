@@ -22,6 +22,8 @@ import { passkeyChallenges, passkeys, signInChallenges } from '../../db/second-f
 import { addMinutes, type Clock, type Random } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
 import { hashToken } from '../../lib/secrets';
+import type { Mailer } from '../mail/mailer';
+import { passkeyAddedMail } from './mails';
 
 type RegistrationResponse = z.infer<typeof passkeyRegistrationResponseSchema>;
 type AuthenticationResponse = z.infer<typeof passkeyAuthenticationResponseSchema>;
@@ -37,6 +39,8 @@ export interface PasskeyDeps {
   rpName: string;
   /** Where a refused assertion is noted (a cloned authenticator's counter going backwards). */
   log?: { warn(details: object, message: string): void };
+  /** Tells the customer when a passkey is added (a thief's passkey would outlive a password change). */
+  mailer: Mailer;
 }
 
 /**
@@ -185,10 +189,11 @@ export class PasskeyService {
     }
     if (!info) throw new Fault('PasskeyInvalid');
     const { credential } = info;
-    return this.deps.db.transaction(async (tx) => {
+    const added = await this.deps.db.transaction(async (tx) => {
       // The account's row is locked first: parallel registrations count one after the other, so
       // the limit holds (a count alone lets each of them see the last free place).
-      await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+      const [owner] = await tx.select({ email: users.email }).from(users).where(eq(users.id, userId)).for('update');
+      if (!owner) throw new Fault('UserAuthenticationFailed');
       const [held] = await tx.select({ n: count() }).from(passkeys).where(eq(passkeys.userId, userId));
       if ((held?.n ?? 0) >= PASSKEY_MAX_PER_ACCOUNT) throw new Fault('PasskeyLimitReached');
       const [row] = await tx
@@ -208,8 +213,10 @@ export class PasskeyService {
         .onConflictDoNothing({ target: passkeys.credentialId })
         .returning();
       if (!row) throw new Fault('PasskeyAlreadyRegistered');
-      return toPasskey(row);
+      return { passkey: toPasskey(row), email: owner.email, at: row.createdAt };
     });
+    await this.deps.mailer.send(passkeyAddedMail({ to: added.email, name: added.passkey.Name, at: added.at }));
+    return added.passkey;
   }
 
   async rename(userId: string, id: string, name: string): Promise<Passkey> {
@@ -254,14 +261,33 @@ export class PasskeyService {
         .limit(1);
       if (!found) throw new Fault('SecondFactorChallengeInvalid');
       bound = { userId: found.userId, signInChallengeId: found.id };
-      allowCredentials = (
-        await this.deps.db
-          .select({ id: passkeys.credentialId, transports: passkeys.transports })
-          .from(passkeys)
-          .where(eq(passkeys.userId, found.userId))
-      ).map((row) => ({ id: row.id, transports: row.transports }));
-      if (allowCredentials.length === 0) throw new Fault('PasskeyNotFound');
+      allowCredentials = await this.credentialsOf(found.userId);
     }
+    return this.loginOptions(allowCredentials, bound?.userId ?? null, bound?.signInChallengeId ?? null);
+  }
+
+  /**
+   * Options for a proof of presence by the signed-in customer (step-up, ADR 0040): only their
+   * passkeys may answer, and FinishPasskeyLogin's check of the ceremony's account holds them to it.
+   */
+  async beginStepUp(userId: string): Promise<{ ChallengeId: string; Options: Record<string, unknown> }> {
+    return this.loginOptions(await this.credentialsOf(userId), userId, null);
+  }
+
+  private async credentialsOf(userId: string): Promise<{ id: string; transports: string[] }[]> {
+    const rows = await this.deps.db
+      .select({ id: passkeys.credentialId, transports: passkeys.transports })
+      .from(passkeys)
+      .where(eq(passkeys.userId, userId));
+    if (rows.length === 0) throw new Fault('PasskeyNotFound');
+    return rows.map((row) => ({ id: row.id, transports: row.transports }));
+  }
+
+  private async loginOptions(
+    allowCredentials: { id: string; transports: string[] }[] | undefined,
+    userId: string | null,
+    signInChallengeId: string | null,
+  ): Promise<{ ChallengeId: string; Options: Record<string, unknown> }> {
     const options = await generateAuthenticationOptions({
       rpID: this.deps.rpId,
       challenge: new Uint8Array(this.deps.random.bytes(32)),
@@ -269,12 +295,7 @@ export class PasskeyService {
       userVerification: 'required',
       ...(allowCredentials ? { allowCredentials } : {}),
     });
-    const ChallengeId = await this.storeChallenge(
-      options.challenge,
-      'login',
-      bound?.userId ?? null,
-      bound?.signInChallengeId ?? null,
-    );
+    const ChallengeId = await this.storeChallenge(options.challenge, 'login', userId, signInChallengeId);
     return { ChallengeId, Options: options as unknown as Record<string, unknown> };
   }
 

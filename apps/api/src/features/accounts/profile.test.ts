@@ -118,6 +118,8 @@ describe('ChangeEmail', () => {
     expect(over.statusCode).toBe(429);
     expect(faultOf(over)).toBe('AttemptOverLimitChangeEmail');
     t.clock.advanceMinutes(61);
+    // An hour on, the sign-in no longer proves presence: a step-up first (ADR 0040).
+    await t.call('/api/accounts/StepUp', { method: 'Password', password: PASSWORD }, token);
     expect((await t.call('/api/accounts/ChangeEmail', { newEmail: 'ray9@example.com' }, token)).statusCode).toBe(200);
   });
 });

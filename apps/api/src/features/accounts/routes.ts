@@ -3,9 +3,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import countries from 'i18n-iso-countries';
 import en from 'i18n-iso-countries/langs/en.json' with { type: 'json' };
+import type { DeviceSighting } from './device-sighting';
+import { appSighting, type DeviceCookie } from './seen-devices';
 import type { AccountService, ClientMeta, SignedIn } from './service';
 import { isBrowserRequest, type SessionCookie } from './session-cookie';
 import type { SessionService } from './sessions';
+import type { StepUpService } from './step-up';
 import { toUser } from './users-repo';
 
 countries.registerLocale(en);
@@ -17,8 +20,12 @@ const paymentCountries = Object.entries(countries.getNames('en', { select: 'offi
 
 const path = (call: string) => `/api/accounts/${call}`;
 
-export function clientMeta(request: FastifyRequest): ClientMeta {
-  return { userAgent: request.headers['user-agent'], ip: request.ip };
+/**
+ * Who signs in from where. The device is a browser's device cookie or, for anything else, its
+ * user-agent family on its network (ADR 0041).
+ */
+export function clientMeta(request: FastifyRequest, device: DeviceSighting = appSighting(request)): ClientMeta {
+  return { userAgent: request.headers['user-agent'], ip: request.ip, device };
 }
 
 /** The account calls of docs/requirements.md §7, at the contract's paths. */
@@ -26,15 +33,29 @@ export const accountRoutes: FastifyPluginAsyncZod<{
   accounts: AccountService;
   sessions: SessionService;
   sessionCookie: SessionCookie;
-}> = async (app, { accounts, sessions, sessionCookie }) => {
+  deviceCookie: DeviceCookie;
+  /** What matters needs a recent proof of presence (ADR 0040). */
+  stepUp: StepUpService;
+}> = async (app, { accounts, sessions, sessionCookie, deviceCookie, stepUp }) => {
+  const signInMeta = (request: FastifyRequest) => clientMeta(request, deviceCookie.sight(request));
   /**
    * A sign-in's answer. The session goes out in the HttpOnly cookie, and in the body (`Token`)
    * only to API clients: to a browser it travels in Set-Cookie alone (ASVS 3.3.4). The session
-   * the browser's cookie held until now ends (ASVS 7.2.4).
+   * the browser's cookie held until now ends (ASVS 7.2.4). A browser keeps (or renews) its
+   * device cookie, and a device new to the account is mailed about once the answer is out
+   * (ADR 0041).
    */
-  const signedIn = async (request: FastifyRequest, reply: FastifyReply, result: SignedIn, getProfile = true) => {
+  const signedIn = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    result: SignedIn,
+    meta: ClientMeta,
+    getProfile = true,
+  ) => {
     await endReplacedSession(request);
     sessionCookie.set(reply, result.session.token, result.session.expiresAt, result.session.keepMeSignedIn);
+    deviceCookie.set(reply, meta.device);
+    reply.raw.once('close', () => accounts.announceNewDevice(result));
     const user: User = getProfile ? result.user : { ...result.user, Profile: null };
     if (isBrowserRequest(request)) return { Success: true as const, Result: { User: user } };
     return { Success: true as const, Token: result.session.token, Result: { User: user } };
@@ -54,15 +75,17 @@ export const accountRoutes: FastifyPluginAsyncZod<{
 
   app.post(path('LoginByEmail'), { schema: callSchemas.LoginByEmail }, async (request, reply) => {
     const { email, password, keepMeSignedIn, getProfile } = request.body;
-    const result = await accounts.loginByEmail(email, password, keepMeSignedIn ?? false, clientMeta(request));
-    return signedIn(request, reply, result, getProfile);
+    const meta = signInMeta(request);
+    const result = await accounts.loginByEmail(email, password, keepMeSignedIn ?? false, meta);
+    return signedIn(request, reply, result, meta, getProfile);
   });
 
   /** The second step of a sign-in that answered SecondFactorRequired (ADR 0037). */
   app.post(path('LoginSecondFactor'), { schema: callSchemas.LoginSecondFactor }, async (request, reply) => {
     const { challenge, code, getProfile } = request.body;
-    const result = await accounts.loginSecondFactor(challenge, code, clientMeta(request));
-    return signedIn(request, reply, result, getProfile);
+    const meta = signInMeta(request);
+    const result = await accounts.loginSecondFactor(challenge, code, meta);
+    return signedIn(request, reply, result, meta, getProfile);
   });
 
   /**
@@ -71,8 +94,9 @@ export const accountRoutes: FastifyPluginAsyncZod<{
    */
   app.post(path('FinishPasskeyLogin'), { schema: callSchemas.FinishPasskeyLogin }, async (request, reply) => {
     const { challengeId, response, keepMeSignedIn, getProfile } = request.body;
-    const result = await accounts.loginByPasskey(challengeId, response, keepMeSignedIn ?? false, clientMeta(request));
-    return signedIn(request, reply, result, getProfile);
+    const meta = signInMeta(request);
+    const result = await accounts.loginByPasskey(challengeId, response, keepMeSignedIn ?? false, meta);
+    return signedIn(request, reply, result, meta, getProfile);
   });
 
   /**
@@ -95,28 +119,24 @@ export const accountRoutes: FastifyPluginAsyncZod<{
    */
   app.post(path('ExchangeWebLoginCode'), { schema: callSchemas.ExchangeWebLoginCode }, async (request, reply) => {
     const current = await app.optionalSession(request);
+    const meta = signInMeta(request);
     const result = await accounts.exchangeWebLoginCode(
       request.body.code,
       current && { userId: current.userId, email: current.user.email },
       request.body.confirmSwitch ?? false,
-      clientMeta(request),
+      meta,
     );
     if (!result.session) return ok({ User: result.user });
     // The session it replaces ends, whether it came as the cookie or as AuthToken (ASVS 7.2.4).
     if (current) await sessions.revoke(current.sessionId);
-    return signedIn(request, reply, { session: result.session, user: result.user });
+    return signedIn(request, reply, { session: result.session, user: result.user }, meta);
   });
 
   app.post(path('LoginBySocial'), { schema: callSchemas.LoginBySocial }, async (request, reply) => {
     const { socialPlatform, token, tokenType, getProfile, keepMeSignedIn } = request.body;
-    const result = await accounts.loginBySocial(
-      socialPlatform,
-      token,
-      tokenType,
-      keepMeSignedIn ?? true,
-      clientMeta(request),
-    );
-    return signedIn(request, reply, result, getProfile);
+    const meta = signInMeta(request);
+    const result = await accounts.loginBySocial(socialPlatform, token, tokenType, keepMeSignedIn ?? true, meta);
+    return signedIn(request, reply, result, meta, getProfile);
   });
 
   /** Ends the session if there is one; always clears the cookie. */
@@ -158,6 +178,16 @@ export const accountRoutes: FastifyPluginAsyncZod<{
     return ok();
   });
 
+  /**
+   * "This wasn't me" from a new-device mail (ADR 0041): every session ends, this browser's too,
+   * and the answer says until when e-mail changes are frozen.
+   */
+  app.post(path('ReportSignIn'), { schema: callSchemas.ReportSignIn }, async (request, reply) => {
+    const { frozenUntil } = await accounts.reportSignIn(request.body.token);
+    sessionCookie.clear(reply);
+    return ok({ EmailChangesFrozenUntil: frozenUntil.getTime() });
+  });
+
   app.post(path('DeleteAccountConfirm'), { schema: callSchemas.DeleteAccountConfirm }, async (request, reply) => {
     await accounts.confirmDeletion(request.body.token);
     sessionCookie.clear(reply);
@@ -165,7 +195,8 @@ export const accountRoutes: FastifyPluginAsyncZod<{
   });
 
   app.post(path('VerifyEmail'), { schema: callSchemas.VerifyEmail }, async (request, reply) => {
-    return signedIn(request, reply, await accounts.verifyEmail(request.body.token, clientMeta(request)));
+    const meta = signInMeta(request);
+    return signedIn(request, reply, await accounts.verifyEmail(request.body.token, meta), meta);
   });
 
   app.post(path('VerifyEmailChange'), { schema: callSchemas.VerifyEmailChange }, async (request) => {
@@ -195,12 +226,17 @@ export const accountRoutes: FastifyPluginAsyncZod<{
 
   app.post(path('ChangePassword'), { schema: callSchemas.ChangePassword }, async (request) => {
     const auth = await app.requireSession(request);
+    // With a password the old one is the proof; setting a first one needs a step-up.
+    if (!auth.user.passwordHash) await stepUp.require(auth);
     await accounts.changePassword(auth.userId, auth.sessionId, request.body.oldPassword, request.body.newPassword);
     return ok();
   });
 
   app.post(path('ChangeEmail'), { schema: callSchemas.ChangeEmail }, async (request) => {
     const auth = await app.requireSession(request);
+    // Frozen after a sign-in report (ADR 0041): said before a proof of presence is asked for.
+    accounts.assertEmailChangeOpen(auth.user);
+    await stepUp.require(auth);
     await accounts.requestEmailChange(auth.userId, request.body.newEmail);
     return ok();
   });
@@ -210,15 +246,20 @@ export const accountRoutes: FastifyPluginAsyncZod<{
     return ok(await sessions.listActive(auth.userId, auth.sessionId));
   });
 
-  /** Signs out every other browser and app once the customer authenticates again; this session stays. */
+  /**
+   * Signs out every other browser and app once the customer proves presence: the password given
+   * with the call, or a step-up (ADR 0040); this session stays.
+   */
   app.post(path('EndOtherSessions'), { schema: callSchemas.EndOtherSessions }, async (request) => {
     const auth = await app.requireSession(request);
+    if (request.body.password === undefined) await stepUp.require(auth);
     await accounts.endOtherSessions(auth.userId, auth.sessionId, request.body.password);
     return ok();
   });
 
   app.post(path('DeleteAccount'), { schema: callSchemas.DeleteAccount }, async (request) => {
     const auth = await app.requireSession(request);
+    await stepUp.require(auth);
     await accounts.requestDeletion(auth.userId);
     return ok();
   });

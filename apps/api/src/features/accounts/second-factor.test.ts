@@ -253,14 +253,18 @@ describe('signing in with a second factor (ASVS 6.5.1, 6.5.5, 7.2.4)', () => {
 });
 
 describe('turning TOTP off and new recovery codes (ASVS 6.5.6)', () => {
-  it('needs a right code; off, the password alone signs in again', async () => {
+  it('needs a right code; off, the password alone signs in again, and the customer is told (ASVS 6.3.7)', async () => {
     const { email, token, secret } = await withTotp('disable');
     expect(faultOf(await t.call('/api/accounts/DisableTotp', { code: codeAt(secret, 3) }, token))).toBe(
       'SecondFactorCodeInvalid',
     );
     expect(faultOf(await login(email))).toBe('SecondFactorRequired');
+    const mailsBefore = (await t.mailsTo(email)).length;
     const off = await t.call('/api/accounts/DisableTotp', { code: codeAt(secret) }, token);
     expect(off.json()).toEqual({ Success: true, Result: {} });
+    const mails = await t.mailsTo(email);
+    expect(mails).toHaveLength(mailsBefore + 1);
+    expect(mails[0]?.Subject).toBe('Two-step verification was turned off for My SoundID');
     expect((await login(email)).statusCode).toBe(200);
   });
 

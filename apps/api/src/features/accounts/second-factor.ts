@@ -18,7 +18,7 @@ import type { SecretBox } from '../../lib/secret-box';
 import { hashToken, newOpaqueToken } from '../../lib/secrets';
 import type { Mailer } from '../mail/mailer';
 import type { AttemptLimiter, LockingRule } from './attempt-limits';
-import { recoveryCodeUsedMail } from './mails';
+import { recoveryCodeUsedMail, twoStepTurnedOffMail } from './mails';
 
 export interface SecondFactorDeps {
   db: Database;
@@ -111,13 +111,17 @@ export class SecondFactorService {
     });
   }
 
-  /** Turns TOTP off with a current code or a recovery code; the recovery codes go with it. */
-  async disable(userId: string, code: string): Promise<void> {
+  /**
+   * Turns TOTP off with a current code or a recovery code; the recovery codes go with it, and
+   * the customer is told (a thief who got this far would otherwise leave no trace).
+   */
+  async disable(userId: string, email: string, code: string): Promise<void> {
     await this.deps.db.transaction(async (tx) => {
       await this.prove(tx, userId, code);
       await tx.delete(totpFactors).where(eq(totpFactors.userId, userId));
       await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
     });
+    await this.deps.mailer.send(twoStepTurnedOffMail({ to: email, at: this.deps.clock.now() }));
   }
 
   async regenerateRecoveryCodes(userId: string, code: string): Promise<{ RecoveryCodes: string[] }> {
@@ -201,6 +205,25 @@ export class SecondFactorService {
       await this.deps.mailer.send(recoveryCodeUsedMail({ to: found.email, at: now, left: RecoveryCodesLeft }));
     }
     return { userId: found.userId, email: found.email, keepMeSignedIn: outcome.keepMeSignedIn };
+  }
+
+  /**
+   * A proof of presence by the signed-in customer (step-up, ADR 0040): a current TOTP code, used
+   * up as a sign-in's is, under the sign-in lockout (a wrong code counts as a failed sign-in).
+   */
+  async proveForStepUp(userId: string, email: string, code: string): Promise<void> {
+    const { db, limiter, loginLimit } = this.deps;
+    const reservation = await limiter.reserve(loginLimit, email);
+    if (!reservation.admitted) throw new Fault('AttemptOverLimitLogin');
+    try {
+      await db.transaction((tx) => this.prove(tx, userId, code));
+    } catch (error) {
+      if (error instanceof Fault && error.faultName === 'SecondFactorCodeInvalid') {
+        if (await limiter.fail(loginLimit, email, reservation)) throw new Fault('AttemptOverLimitLogin');
+      }
+      throw error;
+    }
+    if (!(await limiter.release(loginLimit, email))) throw new Fault('AttemptOverLimitLogin');
   }
 
   /**

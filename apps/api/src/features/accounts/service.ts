@@ -2,13 +2,14 @@ import {
   ACCOUNT_DELETION_LINK_VALIDITY_HOURS,
   type Address,
   APP_LOGIN_TOKEN_VALIDITY_MINUTES,
+  EMAIL_CHANGE_FREEZE_HOURS,
   EMAIL_CHANGE_LINK_VALIDITY_HOURS,
   EMAIL_CHANGE_MAX_ATTEMPTS,
   EMAIL_CHANGE_WINDOW_MINUTES,
   LOGIN_LOCKOUT_MINUTES,
   LOGIN_MAX_FAILED_ATTEMPTS,
   PASSWORD_RESET_LINK_VALIDITY_HOURS,
-  REAUTHENTICATION_WINDOW_MINUTES,
+  SIGN_IN_REPORT_LINK_VALIDITY_HOURS,
   type SocialPlatform,
   type User,
   VERIFICATION_LINK_VALIDITY_HOURS,
@@ -16,28 +17,30 @@ import {
   WEB_LOGIN_SWITCH_VARIABLES,
   type WebLoginCodeResult,
 } from '@soundid/contracts';
-import { and, eq, ne } from 'drizzle-orm';
+import { and, eq, isNull, lte, ne, or } from 'drizzle-orm';
 import type { Database, Queryable, Transaction } from '../../db/client';
-import { actionTokens, sessions, socialAccounts, users } from '../../db/schema';
+import { actionTokens, seenDevices, socialAccounts, users } from '../../db/schema';
 import { BoundedQueue } from '../../lib/bounded-queue';
-import type { Clock } from '../../lib/clock';
+import { addHours, type Clock } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
 import type { Mailer } from '../mail/mailer';
 import type { AbuseLimits } from './abuse-limits';
 import type { ActionTokenService, TokenFaults } from './action-tokens';
 import type { AttemptLimiter, LimitRule, LockingRule } from './attempt-limits';
+import type { BreachedPasswords } from './breached-passwords';
 import {
   accountDeletedMail,
   accountDeletionConfirmMail,
   emailChangeMail,
+  newDeviceSignInMail,
   passwordResetMail,
   verifyEmailMail,
 } from './mails';
 import type { PasskeyService } from './passkeys';
-import { assertPasswordNotCommon } from './password-policy';
+import { assertPasswordAcceptable } from './password-policy';
 import type { PasswordHashing } from './passwords';
 import type { SecondFactorService } from './second-factor';
-import type { IssuedSession, SessionService } from './sessions';
+import type { DeviceSignIn, IssuedSession, SessionService, SignInMeta } from './sessions';
 import type { SocialVerifier } from './social-verifier';
 import {
   findUserByEmail,
@@ -93,6 +96,12 @@ const WEB_LOGIN_FAULTS: TokenFaults = {
   expired: 'WebLoginCodeExpired',
 };
 
+const SIGN_IN_REPORT_FAULTS: TokenFaults = {
+  notFound: 'ActionTokenNotFound',
+  alreadyUsed: 'ActionTokenAlreadyUsed',
+  expired: 'ActionTokenExpired',
+};
+
 /** Who is signed in where a portal link is opened, if anyone. */
 export interface CurrentSession {
   userId: string;
@@ -105,10 +114,8 @@ export interface WebLoginExchange {
   session?: IssuedSession;
 }
 
-export interface ClientMeta {
-  userAgent?: string | undefined;
-  ip?: string | undefined;
-}
+/** Where a request comes from: its User-Agent, address and (for sign-ins) device (ADR 0041). */
+export type ClientMeta = SignInMeta;
 
 export interface SignedIn {
   session: IssuedSession;
@@ -127,6 +134,8 @@ export interface AccountServiceDeps {
   abuse: AbuseLimits;
   /** Admission to password hashing and the hashing itself (ADR 0028). */
   hashing: PasswordHashing;
+  /** The breached-password list a new password is checked against (ADR 0042). */
+  breachedPasswords: BreachedPasswords;
   mailer: Mailer;
   social: SocialVerifier;
   publicUrl: string;
@@ -145,11 +154,15 @@ export interface AccountServiceDeps {
 
 /** Reset requests waiting for their turn; past this a flood's requests are dropped unanswered by mail. */
 const MAX_WAITING_RESETS = 200;
+/** New-device mails waiting for their turn; past this a flood's alerts are dropped (and logged). */
+const MAX_WAITING_ALERTS = 200;
 
 /** The account rules: sign-up, sign-in, verification, profile, e-mail and password changes, deletion. */
 export class AccountService {
   /** Password-reset work, after the answer and one request at a time. */
   private readonly resets = new BoundedQueue(1, MAX_WAITING_RESETS);
+  /** New-device mails, after the answer and one at a time (ADR 0041). */
+  private readonly alerts = new BoundedQueue(1, MAX_WAITING_ALERTS);
   private readonly afterAnswer = new Set<Promise<unknown>>();
 
   /** Sign-in's account lookup, prepared once. */
@@ -178,7 +191,7 @@ export class AccountService {
   async register(email: string, password: string, clientIp: string | undefined): Promise<void> {
     const { db, clock, abuse } = this.deps;
     const normalized = normalizeEmail(email);
-    assertPasswordNotCommon(password);
+    await assertPasswordAcceptable(password, this.deps.breachedPasswords);
     await abuse.signUp(clientIp);
     if (await findUserByEmail(db, normalized)) throw new Fault('UserAlreadyRegistered');
     await abuse.mailTo(normalized);
@@ -320,6 +333,11 @@ export class AccountService {
   }
 
   /** A signed-in customer's password (re-authentication, password change), under the same lockout. */
+  /** The account's password, checked under the sign-in lockout (a step-up proof, ADR 0040). */
+  confirmPassword(user: UserRow, password: string): Promise<boolean> {
+    return this.checkPasswordOf(user, password);
+  }
+
   private async checkPasswordOf(user: UserRow, password: string): Promise<boolean> {
     const checked = await this.checkPassword(user.email, password, async () => ({
       found: user,
@@ -455,6 +473,83 @@ export class AccountService {
     return outcome;
   }
 
+  // ── New-device alerts (ADR 0041) ────────────────────────────────────────
+
+  /**
+   * Mails the customer when a sign-in came from a browser or app the account had not seen,
+   * with a single-use "This wasn't me" link. Called once the sign-in's answer is out; the first
+   * device an account ever signs in from is recorded without a mail (nothing to compare with),
+   * and of parallel sign-ins from one new device only one finds it new (ASVS 6.3.5).
+   */
+  announceNewDevice(signedIn: SignedIn): void {
+    const device = signedIn.session.device;
+    if (!device?.isNew || !device.accountHadDevices) return;
+    const work = this.alerts
+      .run(() => this.sendNewDeviceMail(signedIn.user, device))
+      .then((ran) => {
+        if (!ran) this.deps.log.error({ userId: signedIn.user.Id }, 'new-device mail dropped: too many waiting');
+      })
+      .catch((error: unknown) => this.deps.log.error({ err: error }, 'new-device mail failed'))
+      .finally(() => this.afterAnswer.delete(work));
+    this.afterAnswer.add(work);
+  }
+
+  private async sendNewDeviceMail(user: User, device: DeviceSignIn): Promise<void> {
+    const token = await this.deps.tokens.create(
+      this.deps.db,
+      'sign_in_report',
+      user.Id,
+      SIGN_IN_REPORT_LINK_VALIDITY_HOURS * 60,
+      { seenDeviceId: device.seenDeviceId },
+    );
+    await this.deps.mailer.send(
+      newDeviceSignInMail({
+        to: user.Email,
+        link: this.link('report-sign-in', token),
+        at: device.at,
+        device: device.label,
+        ip: device.ip,
+      }),
+    );
+  }
+
+  /**
+   * "This wasn't me" (ADR 0041): in one transaction every session ends (ASVS 7.4.1), the
+   * password stops working, the reported device is forgotten (its next sign-in alerts again),
+   * the one-time codes that would make a session are retired, and e-mail changes are frozen
+   * for EMAIL_CHANGE_FREEZE_HOURS; then a reset link is mailed, as InitiatePasswordReset mails it.
+   */
+  async reportSignIn(token: string): Promise<{ frozenUntil: Date }> {
+    const { db, clock } = this.deps;
+    const now = clock.now();
+    const frozenUntil = addHours(now, EMAIL_CHANGE_FREEZE_HOURS);
+    const email = await db.transaction(async (tx) => {
+      const row = await this.deps.tokens.consume(tx, 'sign_in_report', token, SIGN_IN_REPORT_FAULTS);
+      if (!row.userId) throw new Fault('ActionTokenNotFound');
+      const [user] = await tx
+        .update(users)
+        .set({ passwordHash: null, emailChangeFrozenUntil: frozenUntil, updatedAt: now })
+        .where(eq(users.id, row.userId))
+        .returning({ id: users.id, email: users.email });
+      if (!user) throw new Fault('ActionTokenNotFound');
+      await this.deps.sessions.revokeAllOf(tx, user.id);
+      await this.deps.tokens.retireUnused(tx, ['app_login', 'web_login'], user.id);
+      if (row.seenDeviceId) {
+        await tx.delete(seenDevices).where(and(eq(seenDevices.id, row.seenDeviceId), eq(seenDevices.userId, user.id)));
+      }
+      return user.email;
+    });
+    await this.sendPasswordReset(email);
+    return { frozenUntil };
+  }
+
+  /** ChangeEmail and VerifyEmailChange wait out a sign-in report's freeze (ADR 0041). */
+  assertEmailChangeOpen(user: Pick<UserRow, 'emailChangeFrozenUntil'>): void {
+    if (user.emailChangeFrozenUntil && user.emailChangeFrozenUntil > this.deps.clock.now()) {
+      throw new Fault('EmailChangeFrozen');
+    }
+  }
+
   // ── Desktop-app sign-in through a deeplink ──────────────────────────────
 
   async createAppLoginDeeplink(userId: string): Promise<string> {
@@ -467,7 +562,8 @@ export class AccountService {
       const row = await this.deps.tokens.consume(tx, 'app_login', token, APP_LOGIN_FAULTS);
       const user = row.userId ? await findUserById(tx, row.userId) : undefined;
       if (!user) throw new Fault('UserNotFound');
-      const session = await this.deps.sessions.issue(tx, user.id, true, meta);
+      // Handed over from the browser's session: no proof of presence here (ADR 0040).
+      const session = await this.deps.sessions.issue(tx, user.id, true, { ...meta, proven: false });
       return { session, user: toUser(user) };
     });
   }
@@ -513,7 +609,8 @@ export class AccountService {
           [WEB_LOGIN_SWITCH_VARIABLES.link]: user.email,
         });
       }
-      const session = await this.deps.sessions.issue(tx, user.id, false, meta);
+      // Handed over from the app's session: no proof of presence in this browser (ADR 0040).
+      const session = await this.deps.sessions.issue(tx, user.id, false, { ...meta, proven: false });
       return { user: toUser(user), session };
     });
   }
@@ -561,7 +658,7 @@ export class AccountService {
 
   /** Sets the new password, proves the address, lifts a sign-in lockout and ends every session. */
   async resetPassword(token: string, password: string): Promise<void> {
-    assertPasswordNotCommon(password);
+    await assertPasswordAcceptable(password, this.deps.breachedPasswords);
     const passwordHash = await this.deps.hashing.hash(password);
     const { db, clock } = this.deps;
     const email = await db.transaction(async (tx) => {
@@ -595,7 +692,7 @@ export class AccountService {
     } else if (oldPassword) {
       throw new Fault('UserPasswordChangeOldPasswordInvalid');
     }
-    assertPasswordNotCommon(newPassword);
+    await assertPasswordAcceptable(newPassword, this.deps.breachedPasswords);
     const passwordHash = await this.deps.hashing.hash(newPassword);
     await db.transaction(async (tx) => {
       await tx.update(users).set({ passwordHash, updatedAt: clock.now() }).where(eq(users.id, userId));
@@ -604,23 +701,18 @@ export class AccountService {
   }
 
   /**
-   * Signs out every other browser and app after a fresh authentication (ASVS 7.5.2): the
-   * password, under the sign-in lockout so that this call cannot be used to guess it; an
-   * account without a password (social sign-in only) must have signed in within the window.
+   * Signs out every other browser and app after a fresh authentication (ASVS 7.5.2): with
+   * `password`, that password under the sign-in lockout, so that this call cannot be used to
+   * guess it; without, the caller has required a step-up (ADR 0040, routes.ts).
    */
   async endOtherSessions(userId: string, sessionId: string, password: string | undefined): Promise<void> {
-    const { db, clock } = this.deps;
-    const user = await findUserById(db, userId);
-    if (!user) throw new Fault('UserAuthenticationFailed');
-    if (user.passwordHash) {
-      if (!(await this.checkPasswordOf(user, password ?? ''))) throw new Fault('ReauthenticationPasswordInvalid');
-    } else {
-      const [current] = await db
-        .select({ createdAt: sessions.createdAt })
-        .from(sessions)
-        .where(eq(sessions.id, sessionId));
-      const ageMs = clock.now().getTime() - (current?.createdAt.getTime() ?? 0);
-      if (ageMs > REAUTHENTICATION_WINDOW_MINUTES * 60_000) throw new Fault('ReauthenticationRequired');
+    const { db } = this.deps;
+    if (password !== undefined) {
+      const user = await findUserById(db, userId);
+      if (!user) throw new Fault('UserAuthenticationFailed');
+      if (!user.passwordHash || !(await this.checkPasswordOf(user, password))) {
+        throw new Fault('ReauthenticationPasswordInvalid');
+      }
     }
     await this.deps.sessions.revokeAllOf(db, userId, sessionId);
   }
@@ -650,10 +742,11 @@ export class AccountService {
   async requestEmailChange(userId: string, newEmail: string): Promise<void> {
     const { db, limiter } = this.deps;
     const email = normalizeEmail(newEmail);
-    if (await limiter.isLocked(EMAIL_CHANGE_LIMIT, userId)) throw new Fault('AttemptOverLimitChangeEmail');
-    await limiter.record(EMAIL_CHANGE_LIMIT, userId);
     const user = await findUserById(db, userId);
     if (!user) throw new Fault('UserAuthenticationFailed');
+    this.assertEmailChangeOpen(user);
+    if (await limiter.isLocked(EMAIL_CHANGE_LIMIT, userId)) throw new Fault('AttemptOverLimitChangeEmail');
+    await limiter.record(EMAIL_CHANGE_LIMIT, userId);
     if (user.email === email) throw new Fault('UserEmailUnchanged');
     if (await findUserByEmail(db, email)) throw new Fault('EmailChangeEmailAlreadyUsedByAnotherUser');
     await this.deps.abuse.mailTo(email);
@@ -685,12 +778,23 @@ export class AccountService {
           .limit(1);
         if (taken) throw new Fault('EmailChangeEmailAlreadyUsedByAnotherUser');
         const now = clock.now();
+        // Refused while a sign-in report's freeze lasts: thrown inside the transaction, the link
+        // stays unused, and it expires no later than the freeze ends (ADR 0041).
         const [updated] = await tx
           .update(users)
           .set({ email: row.newEmail, emailVerifiedAt: now, updatedAt: now })
-          .where(eq(users.id, row.userId))
+          .where(
+            and(
+              eq(users.id, row.userId),
+              or(isNull(users.emailChangeFrozenUntil), lte(users.emailChangeFrozenUntil, now)),
+            ),
+          )
           .returning();
-        if (!updated) throw new Fault('UserNotFound');
+        if (!updated) {
+          const user = await findUserById(tx, row.userId);
+          if (user) this.assertEmailChangeOpen(user);
+          throw new Fault('UserNotFound');
+        }
         return toUser(updated);
       });
     } catch (error) {

@@ -1,11 +1,11 @@
-import { LOGIN_MAX_FAILED_ATTEMPTS, REAUTHENTICATION_WINDOW_MINUTES } from '@soundid/contracts';
+import { LOGIN_MAX_FAILED_ATTEMPTS, STEP_UP_WINDOW_MINUTES } from '@soundid/contracts';
 import { eq } from 'drizzle-orm';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, PASSWORD, signUpVerified } from '../../../test/accounts-flow';
 import { createTestApp, type TestApp } from '../../../test/kit/test-app';
 import { users } from '../../db/schema';
-import { describeDevice } from './sessions';
+import { describeDevice } from './user-agent';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -39,7 +39,9 @@ describe('active sessions', () => {
 
     const endOthers = (password?: string) =>
       t.call('/api/accounts/EndOtherSessions', password === undefined ? {} : { password }, laptop);
-    expect(faultOf(await endOthers())).toBe('ReauthenticationPasswordInvalid');
+    // Without the password, only a recent proof of presence will do (ADR 0040).
+    t.clock.advanceMinutes(STEP_UP_WINDOW_MINUTES + 1);
+    expect(faultOf(await endOthers())).toBe('StepUpRequired');
     expect(faultOf(await endOthers('not the password'))).toBe('ReauthenticationPasswordInvalid');
     expect((await t.call('/api/accounts/LoginByToken', {}, app)).statusCode).toBe(200);
     expect((await endOthers(PASSWORD)).json()).toEqual({ Success: true, Result: {} });
@@ -67,7 +69,7 @@ describe('ending the other sessions asks for a fresh authentication (ASVS 7.5.2)
     );
   });
 
-  it('an account without a password must have signed in within the window', async () => {
+  it('an account without a password must have proven presence within the window (ADR 0040)', async () => {
     await signUpVerified(t, 'social-only@example.com');
     const token = await login('social-only@example.com');
     const other = await login('social-only@example.com');
@@ -75,8 +77,8 @@ describe('ending the other sessions asks for a fresh authentication (ASVS 7.5.2)
     expect((await t.call('/api/accounts/EndOtherSessions', {}, token)).json().Success).toBe(true);
     expect(faultOf(await t.call('/api/accounts/LoginByToken', {}, other))).toBe('UserAuthenticationFailed');
 
-    t.clock.advanceMinutes(REAUTHENTICATION_WINDOW_MINUTES + 1);
-    expect(faultOf(await t.call('/api/accounts/EndOtherSessions', {}, token))).toBe('ReauthenticationRequired');
+    t.clock.advanceMinutes(STEP_UP_WINDOW_MINUTES + 1);
+    expect(faultOf(await t.call('/api/accounts/EndOtherSessions', {}, token))).toBe('StepUpRequired');
   });
 });
 

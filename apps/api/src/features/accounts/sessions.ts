@@ -9,9 +9,11 @@ import {
 import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Database, Queryable } from '../../db/client';
-import { sessions, users } from '../../db/schema';
+import { seenDevices, sessions, users } from '../../db/schema';
 import { addDays, addHours, type Clock } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
+import { type DeviceSighting, seenDeviceHash } from './device-sighting';
+import { describeDevice } from './user-agent';
 
 export interface SessionClaims {
   userId: string;
@@ -59,6 +61,29 @@ export interface AuthenticatedRead<TRow> extends SessionClaims {
 
 export interface IssuedSession extends SessionClaims {
   token: string;
+  /** The device the sign-in came from, as the seen devices know it (when the sign-in named one). */
+  device?: DeviceSignIn;
+}
+
+/** What the sign-in's statement found about its device (ADR 0041). */
+export interface DeviceSignIn {
+  seenDeviceId: string;
+  label: string;
+  ip: string | undefined;
+  at: Date;
+  /** First seen by this very statement: of parallel sign-ins from one device, one is new. */
+  isNew: boolean;
+  /** The account had seen other devices before: without any, there is nothing to compare with. */
+  accountHadDevices: boolean;
+}
+
+/** Who signs in from where: the session row keeps the first two, the seen devices the third. */
+export interface SignInMeta {
+  userAgent?: string | undefined;
+  ip?: string | undefined;
+  /** False: a session handed over by a link, which proves no presence (ADR 0040). */
+  proven?: boolean;
+  device?: DeviceSighting | undefined;
 }
 
 const VERIFIED_CACHE_SIZE = 10_000;
@@ -103,36 +128,102 @@ export class SessionService {
     this.sessionWithUser = sessionWithUser(db);
   }
 
-  async issue(
-    tx: Queryable,
-    userId: string,
-    keepMeSignedIn: boolean,
-    meta: { userAgent?: string | undefined; ip?: string | undefined } = {},
-  ): Promise<IssuedSession> {
+  /**
+   * Makes the session row and signs its token. With a device sighting the same statement records
+   * the device on the account (ADR 0041): the session insert carries the seen-device upsert as a
+   * data-modifying CTE and answers whether this statement saw the device first, so a sign-in
+   * costs no extra round trip and parallel sign-ins from one new device find it new once.
+   */
+  async issue(tx: Queryable, userId: string, keepMeSignedIn: boolean, meta: SignInMeta = {}): Promise<IssuedSession> {
     const now = this.clock.now();
     const expiresAt = keepMeSignedIn
       ? addDays(now, SESSION_LONG_LIFETIME_DAYS)
       : addHours(now, SESSION_SHORT_LIFETIME_HOURS);
-    const [row] = await tx
-      .insert(sessions)
-      .values({
-        userId,
-        keepMeSignedIn,
-        createdAt: now,
-        lastSeenAt: now,
-        expiresAt,
-        userAgent: meta.userAgent?.slice(0, 300),
+    const session = {
+      userId,
+      keepMeSignedIn,
+      createdAt: now,
+      lastSeenAt: now,
+      expiresAt,
+      userAgent: meta.userAgent?.slice(0, 300),
+      ip: meta.ip,
+      // A sign-in proves presence (ADR 0040) unless the session was handed over by a link.
+      provenAt: meta.proven === false ? null : now,
+    };
+    let id: string;
+    let device: DeviceSignIn | undefined;
+    if (meta.device) {
+      const [row] = await this.insertWithSighting(tx, session, meta.device, meta.ip, now);
+      if (!row?.seenDeviceId) throw new Fault('UserSaveFailure');
+      id = row.id;
+      device = {
+        seenDeviceId: row.seenDeviceId,
+        label: meta.device.label,
         ip: meta.ip,
-      })
-      .returning({ id: sessions.id });
-    if (!row) throw new Fault('UserSaveFailure');
-    const token = await new SignJWT({ sid: row.id, kms: keepMeSignedIn ? 1 : 0 })
+        at: now,
+        isNew: row.signIns === 1,
+        accountHadDevices: row.accountHadDevices,
+      };
+    } else {
+      const [row] = await tx.insert(sessions).values(session).returning({ id: sessions.id });
+      if (!row) throw new Fault('UserSaveFailure');
+      id = row.id;
+    }
+    const token = await new SignJWT({ sid: id, kms: keepMeSignedIn ? 1 : 0 })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(userId)
       .setIssuedAt(Math.floor(now.getTime() / 1000))
       .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
       .sign(this.key);
-    return { token, userId, sessionId: row.id, expiresAt, keepMeSignedIn };
+    return { token, userId, sessionId: id, expiresAt, keepMeSignedIn, ...(device ? { device } : {}) };
+  }
+
+  /**
+   * `with seen as (insert … on conflict do update … returning) insert into sessions … returning`:
+   * one statement. `sign_ins` is 1 only where the row was inserted; a sign-in racing another
+   * from the same new device waits on the unique index and then updates it (2). The check for
+   * other devices reads the statement's snapshot, which does not hold the row just inserted.
+   */
+  private insertWithSighting(
+    tx: Queryable,
+    session: typeof sessions.$inferInsert & { userId: string },
+    sighting: DeviceSighting,
+    ip: string | undefined,
+    now: Date,
+  ) {
+    const seen = tx.$with('seen').as(
+      tx
+        .insert(seenDevices)
+        .values({
+          userId: session.userId,
+          deviceHash: seenDeviceHash(session.userId, sighting),
+          kind: sighting.kind,
+          label: sighting.label,
+          firstSeenAt: now,
+          lastSeenAt: now,
+          lastIp: ip,
+        })
+        .onConflictDoUpdate({
+          target: [seenDevices.userId, seenDevices.deviceHash],
+          set: {
+            label: sighting.label,
+            lastSeenAt: now,
+            lastIp: ip ?? null,
+            signIns: sql`${seenDevices.signIns} + 1`,
+          },
+        })
+        .returning({ seenDeviceId: seenDevices.id, signIns: seenDevices.signIns }),
+    );
+    return tx
+      .with(seen)
+      .insert(sessions)
+      .values(session)
+      .returning({
+        id: sessions.id,
+        seenDeviceId: sql<string | null>`(select ${seen.seenDeviceId} from ${seen})`,
+        signIns: sql<number>`(select ${seen.signIns} from ${seen})`,
+        accountHadDevices: sql<boolean>`exists (select 1 from ${seenDevices} where ${seenDevices.userId} = ${session.userId})`,
+      });
   }
 
   /** Verifies the signature, the expiry and that the session row is still live. */
@@ -235,31 +326,4 @@ export class SessionService {
       .set({ revokedAt: this.clock.now() })
       .where(and(...conditions));
   }
-}
-
-/** A short, readable name for a session's client: "Chrome on macOS", or the app's own name. */
-export function describeDevice(userAgent: string | null): string {
-  if (!userAgent) return 'Unknown device';
-  const browser = /Edg\//.test(userAgent)
-    ? 'Edge'
-    : /Firefox\//.test(userAgent)
-      ? 'Firefox'
-      : /Chrome\//.test(userAgent)
-        ? 'Chrome'
-        : /Safari\//.test(userAgent)
-          ? 'Safari'
-          : undefined;
-  const os = /Windows/.test(userAgent)
-    ? 'Windows'
-    : /iPhone|iPad/.test(userAgent)
-      ? 'iOS'
-      : /Mac OS X/.test(userAgent)
-        ? 'macOS'
-        : /Android/.test(userAgent)
-          ? 'Android'
-          : /Linux/.test(userAgent)
-            ? 'Linux'
-            : undefined;
-  if (browser) return os ? `${browser} on ${os}` : browser;
-  return userAgent.slice(0, 60);
 }

@@ -6,8 +6,10 @@ import type { AccountService } from '../accounts/service';
 
 /** The desktop-app API (`/api/apps/*`): apps sign in with the one-time token of the login deeplink. */
 export const appRoutes: FastifyPluginAsyncZod<{ accounts: AccountService }> = async (app, { accounts }) => {
-  app.post('/api/apps/ExchangeLoginToken', { schema: callSchemas.ExchangeLoginToken }, async (request) => {
+  app.post('/api/apps/ExchangeLoginToken', { schema: callSchemas.ExchangeLoginToken }, async (request, reply) => {
     const result = await accounts.exchangeAppLoginToken(request.body.token, clientMeta(request));
+    // An app new to the account is mailed about once the answer is out (ADR 0041).
+    reply.raw.once('close', () => accounts.announceNewDevice(result));
     return { Success: true as const, Token: result.session.token, Result: { User: result.user } };
   });
 

@@ -27,11 +27,7 @@ describe('reset password', () => {
 
   it('shows the mailbox limit (429) under the e-mail field, and no inbox page (ADR 0031)', async () => {
     mockApi({
-      InitiatePasswordReset: fault('AttemptOverLimitMailbox', {
-        ExceptionType: 40,
-        ExceptionCode: 429,
-        ExceptionUserText: '',
-      }),
+      InitiatePasswordReset: fault('AttemptOverLimitMailbox', { ExceptionType: 40, ExceptionCode: 429 }),
     });
     const { user } = renderApp('/reset-password', { user: null });
     await user.type(await screen.findByLabelText('Email'), 'ada+1@example.com');

@@ -59,7 +59,7 @@ describe('signup', () => {
   it.each(['AttemptOverLimitSignUp', 'AttemptOverLimitSignUpTotal', 'AttemptOverLimitMailbox'] as const)(
     'shows %s under the e-mail field',
     async (name) => {
-      mockApi({ register: fault(name, { ExceptionType: 40, ExceptionCode: 429, ExceptionUserText: '' }) });
+      mockApi({ register: fault(name, { ExceptionType: 40, ExceptionCode: 429 }) });
       const { user, email, password, repeat, submit } = await openSignup();
       await user.type(email, 'ada@example.com');
       await user.type(password, 'long-enough-1');

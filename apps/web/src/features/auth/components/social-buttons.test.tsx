@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiErrorsStore } from '../../../lib/api-errors';
 import { notificationsStore } from '../../../lib/notifications';
 import { sessionStore } from '../../../lib/session';
-import { mockApi, signedIn, testUser } from '../../../testing/mock-api';
+import { fault, mockApi, signedIn, testUser } from '../../../testing/mock-api';
 import { renderApp } from '../../../testing/render-app';
 
 // The providers' scripts come from their sites; here the globals they define are stand-ins.
@@ -99,18 +99,7 @@ describe('social sign-in buttons', () => {
   });
 
   it('shows the service fault of a refused provider token under the buttons', async () => {
-    mockApi({
-      LoginBySocial: {
-        Success: false,
-        Fault: {
-          ExceptionName: 'SocialLoginTokenInvalid',
-          ExceptionType: 20,
-          ExceptionCode: 401,
-          ExceptionUserText: '',
-          ExceptionVariables: [],
-        },
-      },
-    });
+    mockApi({ LoginBySocial: fault('SocialLoginTokenInvalid', { ExceptionCode: 401 }) });
     stubGoogle({ access_token: 'forged' });
     const { user } = await openLogin();
     await user.click(screen.getByRole('button', { name: 'Continue with Google' }));

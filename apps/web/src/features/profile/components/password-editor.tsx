@@ -9,6 +9,7 @@ import { PasswordField } from '../../../components/password-field';
 import { isFault } from '../../../lib/api-errors';
 import { notify } from '../../../lib/notifications';
 import { useChangePassword } from '../api/change-password';
+import { newPasswordFaultText } from '../lib/password-fault';
 
 const changePasswordSchema = z.object({ oldPassword: passwordSchema, newPassword: passwordSchema });
 
@@ -50,7 +51,7 @@ export function PasswordEditor({ onDone }: { onDone: () => void }) {
             : // The old password is checked under the sign-in lockout (ADR 0028): its message says when to retry.
               isFault(changePassword.error, 'AttemptOverLimitLogin')
               ? changePassword.error.message
-              : messages.unknownErrorShort}
+              : newPasswordFaultText(changePassword.error)}
         </FormMessage>
       )}
       <div className="form__actions">

@@ -13,13 +13,10 @@ import './sessions-panel.css';
 /**
  * Where the customer is signed in, with a way to sign out everywhere else. Ending the other
  * sessions asks for the password first (ASVS 7.5.2); an account without one sends none, and
- * the service checks its sign-in is recent.
+ * the service asks for a step-up unless one is recent (ADR 0040): StepUpRequired shows here
+ * only when the customer closed that dialog.
  */
-const REAUTHENTICATION_FAULTS = [
-  'ReauthenticationPasswordInvalid',
-  'ReauthenticationRequired',
-  'AttemptOverLimitLogin',
-] as const;
+const REAUTHENTICATION_FAULTS = ['ReauthenticationPasswordInvalid', 'StepUpRequired', 'AttemptOverLimitLogin'] as const;
 
 export function SessionsPanel() {
   const sessions = useSessions();

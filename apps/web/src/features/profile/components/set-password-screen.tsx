@@ -12,6 +12,7 @@ import { notify } from '../../../lib/notifications';
 import { checkRepeatedPassword } from '../../../lib/password-rules';
 import { updateSignedInUser, useSessionUser } from '../../../lib/session';
 import { useChangePassword } from '../api/change-password';
+import { newPasswordFaultText } from '../lib/password-fault';
 import { CHANGE_PASSWORD_HASH } from './profile-screen';
 
 const setPasswordSchema = z
@@ -64,7 +65,9 @@ export function SetPasswordScreen() {
             error={errors.repeatPassword?.message}
             {...form.register('repeatPassword')}
           />
-          {changePassword.isError && <FormMessage tone="error">{messages.unknownErrorShort}</FormMessage>}
+          {changePassword.isError && (
+            <FormMessage tone="error">{newPasswordFaultText(changePassword.error)}</FormMessage>
+          )}
           <Button type="submit" isBusy={changePassword.isPending} disabled={changePassword.isPending}>
             {text.savePassword}
           </Button>
