@@ -16,6 +16,9 @@ import { useBrowser } from './browser';
  * The JavaScript /login loads stays within 100 KiB gzip (ADR 0020). A size
  * check, not a timing one: it reads the build the global setup made (apps/web/dist).
  */
+/** What App renders for every signed-in page: it answers the API client's step-up slot (ADR 0040). */
+const STEP_UP_HOST_MODULE = 'src/app/step-up.tsx';
+
 describe('/login JavaScript budget', () => {
   const distDir = path.join(webDir, 'dist');
   const browser = useBrowser();
@@ -30,10 +33,18 @@ describe('/login JavaScript budget', () => {
     expect(login.scripts.map((s) => s.file).filter((f) => /\/(zod|forms|query)-/.test(f))).toEqual([]);
   });
 
-  it('Licenses & Devices loads neither zod nor the form library: its rules come without them (ADR 0043)', () => {
-    // zod's module and the schemas built from it at load were a long task of their own on a slow phone.
-    const products = routeScripts(distDir, PRODUCTS_SCREEN_MODULE).scripts.map((s) => s.file);
-    expect(products.filter((f) => /\/(zod|forms)-/.test(f))).toEqual([]);
+  it('Licenses & Devices, and the step-up host every signed-in page starts, load neither zod, the form library nor the WebAuthn client (ADR 0043)', () => {
+    // Each was a long task of its own on a slow phone: zod's module and the schemas built from it
+    // at load, the WebAuthn client. The step-up dialog that needs them loads when a call asks.
+    for (const module of [PRODUCTS_SCREEN_MODULE, STEP_UP_HOST_MODULE]) {
+      const scripts = routeScripts(distDir, module).scripts.map((s) => s.file);
+      const heavy = scripts.filter(
+        (file) =>
+          /\/forms-/.test(file) ||
+          /\$ZodType|WebAuthn is not supported/.test(readFileSync(path.join(distDir, file), 'utf8')),
+      );
+      expect(heavy, module).toEqual([]);
+    }
   });
 
   // The first load knows by name only the faults of fault-table.ts; the rest of the catalogue

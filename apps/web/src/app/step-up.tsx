@@ -1,7 +1,10 @@
 import type { FaultBody } from '@soundid/contracts';
-import { useEffect, useState } from 'react';
-import StepUpDialog from '../components/step-up-dialog';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { stepUpSlot } from '../lib/api-client';
+
+// The dialog, and zod's schemas and the WebAuthn client it brings, load when a call asks for a
+// proof: not with every signed-in page, whose start they would lengthen (ADR 0043).
+const StepUpDialog = lazy(() => import('../components/step-up-dialog'));
 
 /**
  * Answers the API client's step-up slot while someone is signed in (ADR 0040): a call that
@@ -25,5 +28,9 @@ export default function StepUpHost() {
       if (stepUpSlot.ask === ask) stepUpSlot.ask = undefined;
     };
   }, []);
-  return pending ? <StepUpDialog fault={pending.fault} onDone={pending.answer} /> : null;
+  return pending ? (
+    <Suspense fallback={null}>
+      <StepUpDialog fault={pending.fault} onDone={pending.answer} />
+    </Suspense>
+  ) : null;
 }
