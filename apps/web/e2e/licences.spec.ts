@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createVerifiedAccount, signInByCookie } from './accounts';
-import { expectAccessible, type MOBILE, useBrowser } from './browser';
+import { appStarted, expectAccessible, type MOBILE, useBrowser } from './browser';
 import { adminPost, apiToken, appSimulator, issueKeys, issueUpgradeCode, registerKey } from './licences';
 
 /** Licenses & Devices against the real service: keys, app activations, upgrades, offline activation. */
@@ -22,6 +22,8 @@ describe('Licenses & Devices', () => {
     const page = await browser.newPage(viewport);
     await signInByCookie(page, base, { email, password }, '/products');
     await page.getByRole('heading', { level: 2, name: 'SoundID Reference' }).waitFor();
+    // The screen is sent rendered (ADR 0024): its buttons answer once the app runs.
+    await appStarted(page);
     return page;
   }
 
