@@ -11,6 +11,7 @@ import { faultOf, freshSession, PASSWORD, signUpVerified } from '../accounts-flo
 import { assertWellFormed, discoverRoutes } from '../fuzz/api-routes';
 import { arbitraryFromJsonSchema } from '../fuzz/json-schema-arbitrary';
 import { createTestApp, fakeWebDist, type TestApp } from '../kit/test-app';
+import { type ObservableHashing, observableHashing } from '../observable-hashing';
 
 /**
  * OWASP ASVS 5.0 level 2, the requirements (ADR 0011) checked on the running
@@ -18,11 +19,17 @@ import { createTestApp, fakeWebDist, type TestApp } from '../kit/test-app';
  * the requirements it covers.
  */
 let t: TestApp;
+/** The service's argon2 pool with its verifications counted (the enumeration tests). */
+let observed: ObservableHashing;
 beforeAll(async () => {
   const dist = fakeWebDist();
-  t = await createTestApp({ PUBLIC_URL: 'https://my.soundid.test', WEB_DIST_DIR: dist });
+  observed = observableHashing();
+  t = await createTestApp({ PUBLIC_URL: 'https://my.soundid.test', WEB_DIST_DIR: dist }, { hashing: observed.hashing });
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await observed.close();
+});
 
 /** What Chromium adds to a same-origin fetch: Fetch Metadata, which script cannot set. */
 const BROWSER = { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' };
@@ -198,29 +205,27 @@ describe('security headers on every response (ASVS 3.4.1, 3.4.3, 3.4.4, 3.4.5, 3
 });
 
 describe('no account enumeration (ASVS 6.3.8)', () => {
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
-
-  /** Alternating calls for a known and an unknown address; their medians within noise. */
-  async function assertSameTiming(call: (email: string) => Promise<unknown>, known: string): Promise<void> {
-    const times = { known: [] as number[], unknown: [] as number[] };
-    for (let i = 0; i < 16; i++) {
+  /**
+   * Alternating calls for a known and an unknown address cost the same argon2 verifications, the
+   * work that sets a sign-in's time: counted on the service's real pool, not timed (a wall-clock
+   * bound in `npm test` failed CI under load; times are for the benchmarks, docs/benchmarks.md).
+   */
+  async function assertSameWork(call: (email: string) => Promise<unknown>, known: string): Promise<void> {
+    const verifies = { known: [] as number[], unknown: [] as number[] };
+    for (let i = 0; i < 4; i++) {
       // A new window each round: neither the lockout nor the mail limit comes into play.
       t.clock.advanceMinutes(61);
       for (const which of i % 2 ? (['known', 'unknown'] as const) : (['unknown', 'known'] as const)) {
-        const started = performance.now();
+        const before = observed.verifies;
         await call(which === 'known' ? known : `nobody${i}@example.com`);
-        times[which].push(performance.now() - started);
-        // Work the call left for after its answer is not part of the answer's time.
         await t.services.accounts.settled();
+        verifies[which].push(observed.verifies - before);
       }
     }
-    const [k, u] = [median(times.known), median(times.unknown)];
-    expect(Math.abs(k - u), `median ${k.toFixed(1)} ms known, ${u.toFixed(1)} ms unknown`).toBeLessThanOrEqual(
-      Math.max(10, 0.3 * Math.max(k, u)),
-    );
+    expect(verifies.unknown).toEqual(verifies.known);
   }
 
-  it('sign-in answers a wrong password and an unknown address alike: status, body and timing', async () => {
+  it('sign-in answers a wrong password and an unknown address alike: status, body and one verification each', async () => {
     await signUpVerified(t, 'known.signin@example.com');
     await t.call('/api/accounts/register', { email: 'unverified.signin@example.com', password: PASSWORD });
     const answers = await Promise.all(
@@ -232,10 +237,13 @@ describe('no account enumeration (ASVS 6.3.8)', () => {
       expect(res.statusCode).toBe(401);
       expect(res.body).toBe(answers[0]?.body);
     }
-    await assertSameTiming((email) => login(email, {}, 'not the password 1'), 'known.signin@example.com');
+    await assertSameWork((email) => login(email, {}, 'not the password 1'), 'known.signin@example.com');
+    const before = observed.verifies;
+    await login('nobody.else@example.com', {}, 'not the password 1');
+    expect(observed.verifies - before).toBe(1);
   });
 
-  it('a reset request answers alike for any address, in the same time, and mails only an account', async () => {
+  it('a reset request answers alike for any address, with the same work, and mails only an account', async () => {
     await signUpVerified(t, 'known.reset@example.com');
     const reset = (email: string) => t.call('/api/accounts/InitiatePasswordReset', { email });
     const known = await reset('known.reset@example.com');
@@ -243,7 +251,7 @@ describe('no account enumeration (ASVS 6.3.8)', () => {
     expect([known.statusCode, known.body]).toEqual([unknown.statusCode, unknown.body]);
     expect(await t.mailsTo('unknown.reset@example.com')).toEqual([]);
     expect((await t.mailsTo('known.reset@example.com'))[0]?.Links[0]).toMatch(/\/reset-password\//);
-    await assertSameTiming(reset, 'known.reset@example.com');
+    await assertSameWork(reset, 'known.reset@example.com');
   });
 });
 
