@@ -1,6 +1,6 @@
-import { isIPv4, isIPv6 } from 'node:net';
 import { ABUSE_LIMIT_WINDOW_MINUTES } from '@soundid/contracts';
 import { Fault } from '../../lib/fault';
+import { networkOf } from '../../lib/ip-networks';
 import type { AttemptLimiter, LimitRule } from './attempt-limits';
 
 /** How many sign-ups and mails an hour allows (config: SIGNUP_LIMIT_*, MAIL_LIMIT_PER_MAILBOX). */
@@ -38,22 +38,7 @@ export function mailboxOf(address: string): string {
  * subscriber is given a whole /64 and could otherwise count as 2^64 clients.
  */
 export function clientOf(ip: string | undefined): string {
-  const address = (ip ?? '').trim().toLowerCase();
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(address);
-  if (mapped?.[1]) return mapped[1];
-  if (isIPv4(address)) return address;
-  if (!isIPv6(address)) return address || 'unknown';
-  return `${expandIPv6(address).slice(0, 4).join(':')}::/64`;
-}
-
-/** The eight groups of an IPv6 address, without leading zeros (a zone index dropped). */
-function expandIPv6(address: string): string[] {
-  const [head = '', tail] = address.split('%')[0]?.split('::') ?? [];
-  const groups = (part: string | undefined) => (part ? part.split(':') : []);
-  const left = groups(head);
-  const right = groups(tail);
-  const missing = tail === undefined ? [] : Array(8 - left.length - right.length).fill('0');
-  return [...left, ...missing, ...right].map((g) => (Number.parseInt(g, 16) || 0).toString(16));
+  return networkOf(ip, { v4Octets: 4, v6Groups: 4 });
 }
 
 /**

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { isIPv4, isIPv6 } from 'node:net';
 import { browserOf, operatingSystemOf } from './user-agent';
 
 /**
@@ -42,22 +41,4 @@ function productOf(value: string | undefined): string | undefined {
     .trim()
     .slice(0, 60);
   return product || undefined;
-}
-
-/** The network an address belongs to: its IPv4 /24 or IPv6 /48 ("203.0.113.0/24", "2001:db8:1::/48"). */
-export function networkOf(ip: string | undefined): string {
-  if (!ip) return 'unknown';
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)?.[1];
-  const v4 = mapped ?? ip;
-  if (isIPv4(v4)) return `${v4.split('.').slice(0, 3).join('.')}.0/24`;
-  const v6 = ip.split('%')[0] ?? '';
-  if (!isIPv6(v6)) return 'unknown';
-  const [head = '', tail] = v6.split('::');
-  const groups = head ? head.split(':') : [];
-  // With '::' the missing groups are zeros; only the first three matter here.
-  if (tail !== undefined) while (groups.length < 3) groups.push('0');
-  return `${groups
-    .slice(0, 3)
-    .map((group) => Number.parseInt(group, 16).toString(16))
-    .join(':')}::/48`;
 }

@@ -24,6 +24,7 @@ import { Fault } from '../../lib/fault';
 import { hashToken } from '../../lib/secrets';
 import type { Mailer } from '../mail/mailer';
 import { passkeyAddedMail } from './mails';
+import { operatingSystemOf } from './user-agent';
 
 type RegistrationResponse = z.infer<typeof passkeyRegistrationResponseSchema>;
 type AuthenticationResponse = z.infer<typeof passkeyAuthenticationResponseSchema>;
@@ -69,20 +70,12 @@ const KNOWN_AUTHENTICATORS: Record<string, string> = {
   '53414d53-554e-4700-0000-000000000000': 'Samsung Pass',
 };
 
+/** How a passkey made on a platform is named: "Passkey on Mac" (operatingSystemOf's names, read for people). */
+const PLATFORM_NAMES: Record<string, string> = { iOS: 'iPhone or iPad', macOS: 'Mac' };
+
 function platformName(userAgent: string | undefined): string {
-  const ua = userAgent ?? '';
-  const platform = /iPhone|iPad/.test(ua)
-    ? 'iPhone or iPad'
-    : /Android/.test(ua)
-      ? 'Android'
-      : /Mac OS X|Macintosh/.test(ua)
-        ? 'Mac'
-        : /Windows/.test(ua)
-          ? 'Windows'
-          : /Linux/.test(ua)
-            ? 'Linux'
-            : undefined;
-  return platform ? `Passkey on ${platform}` : 'Passkey';
+  const os = operatingSystemOf(userAgent ?? '');
+  return os ? `Passkey on ${PLATFORM_NAMES[os] ?? os}` : 'Passkey';
 }
 
 export function defaultPasskeyName(aaguid: string, userAgent: string | undefined): string {

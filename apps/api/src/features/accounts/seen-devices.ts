@@ -1,9 +1,13 @@
 import { DEVICE_COOKIE_DAYS, DEVICE_COOKIE_PLAIN, DEVICE_COOKIE_SECURE } from '@soundid/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Random } from '../../lib/clock';
+import { networkOf } from '../../lib/ip-networks';
 import { newOpaqueToken } from '../../lib/secrets';
-import { type DeviceSighting, deviceLabel, networkOf } from './device-sighting';
+import { type DeviceSighting, deviceLabel } from './device-sighting';
 import { isBrowserRequest } from './session-cookie';
+
+/** An app's network: its IPv4 /24 or IPv6 /48 (ADR 0041). */
+const APP_NETWORK = { v4Octets: 3, v6Groups: 3 };
 
 /** A device-cookie id as the service makes them: 32 random bytes, base64url. */
 const COOKIE_ID = /^[A-Za-z0-9_-]{43}$/;
@@ -52,7 +56,7 @@ export class DeviceCookie {
 /** A desktop app (or any client without Fetch Metadata): its user-agent family on its network. */
 export function appSighting(request: FastifyRequest): DeviceSighting {
   const label = labelOf(request);
-  return { kind: 'app', identity: `${label}\n${networkOf(request.ip)}`, label };
+  return { kind: 'app', identity: `${label}\n${networkOf(request.ip, APP_NETWORK)}`, label };
 }
 
 const header = (request: FastifyRequest, name: string) => {
