@@ -1,4 +1,9 @@
-import { EMAIL_CHANGE_FREEZE_HOURS, SIGN_IN_REPORT_LINK_VALIDITY_HOURS, TOTP_PERIOD_SECONDS } from '@soundid/contracts';
+import {
+  EMAIL_CHANGE_FREEZE_HOURS,
+  MAILS_MAX_PER_MAILBOX,
+  SIGN_IN_REPORT_LINK_VALIDITY_HOURS,
+  TOTP_PERIOD_SECONDS,
+} from '@soundid/contracts';
 import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { generateSync } from 'otplib';
@@ -174,6 +179,29 @@ describe('new-device alerts (ASVS 6.3.5)', () => {
     expect((await login(other, email)).statusCode).toBe(200);
     expect(await alertsTo(email)).toHaveLength(1);
     expect((await seenOf(email)).map((d) => d.label).sort()).toEqual(['Chrome on Windows', 'Firefox on macOS']);
+  });
+
+  it('counts alerts toward the mailbox allowance: fresh browsers again and again sign in, a few mails an hour (ADR 0031)', async () => {
+    const saved = t;
+    // The production allowance (TEST_SERVICE_ENV lifts it for the other suites).
+    t = await createTestApp({ MAIL_LIMIT_PER_MAILBOX: '' });
+    try {
+      const { email } = await signUpIn(browser());
+      t.clock.advanceMinutes(1);
+      const answers = [];
+      for (let i = 0; i < MAILS_MAX_PER_MAILBOX + 3; i++) answers.push((await login(browser(), email)).statusCode);
+      await t.services.accounts.settled();
+      // Every sign-in goes through; the verification mail and the alerts share the allowance.
+      expect(answers.every((status) => status === 200)).toBe(true);
+      expect(await alertsTo(email)).toHaveLength(MAILS_MAX_PER_MAILBOX - 1);
+      t.clock.advanceMinutes(61);
+      await login(browser(), email);
+      await t.services.accounts.settled();
+      expect(await alertsTo(email)).toHaveLength(MAILS_MAX_PER_MAILBOX);
+    } finally {
+      await t.close();
+      t = saved;
+    }
   });
 
   it('mails once when one new browser signs in several times at once (one atomic upsert)', async () => {

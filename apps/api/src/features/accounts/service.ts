@@ -495,6 +495,15 @@ export class AccountService {
   }
 
   private async sendNewDeviceMail(user: User, device: DeviceSignIn): Promise<void> {
+    // Counted as every mail to the mailbox is (ADR 0031): a thief signing in from fresh browsers
+    // again and again sends the customer a few alerts an hour, not a flood.
+    try {
+      await this.deps.abuse.mailTo(user.Email);
+    } catch (error) {
+      if (!(error instanceof Fault && error.faultName === 'AttemptOverLimitMailbox')) throw error;
+      this.deps.log.error({ userId: user.Id }, 'new-device mail not sent: the mailbox allowance is used up');
+      return;
+    }
     const token = await this.deps.tokens.create(
       this.deps.db,
       'sign_in_report',
