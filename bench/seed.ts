@@ -2,6 +2,8 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { openDatabase } from '../apps/api/src/db/client';
 import { hashPassword } from '../apps/api/src/features/accounts/passwords';
+import { totpSecretBox } from '../apps/api/src/features/accounts/second-factor';
+import { systemRandom } from '../apps/api/src/lib/clock';
 
 export const BENCH_PASSWORD = 'bench password 1';
 export const benchEmail = (i: number) => `bench${i}@example.com`;
@@ -105,6 +107,45 @@ export async function seedCustomers(database: { url?: string; dataDir?: string }
            'SoundID Reference/5.12 (Macintosh)', '203.0.113.' || (u.g % 250)
     from bench_users u cross join generate_series(1, 2) as s(n)`);
   await db.execute(sql`drop table bench_users`);
+  await db.execute(sql`analyze`);
+  await handle.close();
+}
+
+/**
+ * The authenticator secret every TOTP bench customer shares (base32 of 20 bytes). Each account
+ * still accepts a code once per time step (replay refused), so a run signs each in at most once.
+ */
+export const BENCH_TOTP_SECRET = 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ';
+export const benchTotpEmail = (i: number) => `totp${i}@bench.example.com`;
+
+/**
+ * Verified customers with TOTP turned on (ADR 0037), for the TOTP sign-in figure: the shared
+ * password, and BENCH_TOTP_SECRET sealed under the service's secret as the service seals it
+ * (one sealed copy for all: the bench needs no distinct nonces).
+ */
+export async function seedTotpCustomers(
+  database: { url?: string; dataDir?: string },
+  count: number,
+  sessionSecret: string,
+): Promise<void> {
+  const handle = await openDatabase(
+    database.url
+      ? { kind: 'postgres', url: database.url }
+      : { kind: 'pglite', dataDir: path.join(database.dataDir as string, 'pgdata') },
+  );
+  await handle.migrate();
+  const passwordHash = await hashPassword(BENCH_PASSWORD);
+  const sealed = totpSecretBox(sessionSecret, systemRandom).seal(BENCH_TOTP_SECRET);
+  const { db } = handle;
+  await db.execute(sql`
+    insert into users (email, password_hash, email_verified_at, created_at, updated_at)
+    select 'totp' || g || '@bench.example.com', ${passwordHash}, now() - interval '90 days',
+           now() - interval '90 days', now() - interval '90 days'
+    from generate_series(0, ${count - 1}) g`);
+  await db.execute(sql`
+    insert into totp_factors (user_id, sealed_secret, created_at, confirmed_at)
+    select id, ${sealed}, now() - interval '60 days', now() - interval '60 days'
+    from users where email like 'totp%@bench.example.com'`);
   await db.execute(sql`analyze`);
   await handle.close();
 }

@@ -23,6 +23,8 @@ export async function startService(
       LOG_LEVEL: 'warn',
       DATA_DIR: database.dataDir ?? mkdtempSync(path.join(tmpdir(), 'soundid-bench-')),
       ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
+      // Known to the bench, which seals the TOTP customers' secret under it (seed.ts).
+      SESSION_SECRET: BENCH_SESSION_SECRET,
       ...(database.url ? { DATABASE_URL: database.url } : {}),
     },
     nodeArgs,
@@ -31,6 +33,7 @@ export async function startService(
 }
 
 export const BENCH_ADMIN_TOKEN = 'bench-operator-token-0123456789abcdef';
+export const BENCH_SESSION_SECRET = 'bench-session-secret-0123456789abcdefghij';
 
 /** The baseline: bare Fastify + node-postgres answering one primary-key SELECT. */
 export async function startBaseline(databaseUrl: string): Promise<Running> {

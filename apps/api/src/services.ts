@@ -9,7 +9,7 @@ import { sharedBreachedPasswords } from './features/accounts/breached-passwords'
 import { DataExportService } from './features/accounts/data-export';
 import { PasskeyService } from './features/accounts/passkeys';
 import { type PasswordHashing, sharedHashing } from './features/accounts/passwords';
-import { SecondFactorService } from './features/accounts/second-factor';
+import { SecondFactorService, totpSecretBox } from './features/accounts/second-factor';
 import { DeviceCookie } from './features/accounts/seen-devices';
 import { AccountService, LOGIN_LIMIT } from './features/accounts/service';
 import { SessionCookie } from './features/accounts/session-cookie';
@@ -32,7 +32,6 @@ import type { MailTransport } from './integrations/mail/types';
 import { createSocialVerifier } from './integrations/social';
 import { StripeCheckoutProvider } from './integrations/stripe';
 import type { Clock, Random } from './lib/clock';
-import { SecretBox } from './lib/secret-box';
 
 export interface ServiceOptions {
   config: Config;
@@ -117,7 +116,7 @@ export function createServices(options: ServiceOptions): Services {
     db,
     clock,
     random,
-    box: new SecretBox(config.sessionSecret, 'totp-secret', random),
+    box: totpSecretBox(config.sessionSecret, random),
     limiter,
     loginLimit: LOGIN_LIMIT,
     mailer,

@@ -14,7 +14,7 @@ import { users } from '../../db/schema';
 import { recoveryCodes, signInChallenges, totpFactors } from '../../db/second-factor-schema';
 import { addMinutes, type Clock, type Random } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
-import type { SecretBox } from '../../lib/secret-box';
+import { SecretBox } from '../../lib/secret-box';
 import { hashToken, newOpaqueToken } from '../../lib/secrets';
 import type { Mailer } from '../mail/mailer';
 import type { AttemptLimiter, LockingRule } from './attempt-limits';
@@ -31,6 +31,9 @@ export interface SecondFactorDeps {
   loginLimit: LockingRule;
   mailer: Mailer;
 }
+
+/** The box authenticator secrets are sealed in, under the service's secret (ADR 0037). */
+export const totpSecretBox = (serviceSecret: string, random: Random) => new SecretBox(serviceSecret, 'totp-secret', random);
 
 const base32 = new ScureBase32Plugin();
 /** 20 random bytes: the secret length RFC 4226 recommends and authenticator apps expect. */
