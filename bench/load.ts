@@ -1,5 +1,6 @@
 import { SESSION_COOKIE_PLAIN } from '@soundid/contracts';
 import autocannon from 'autocannon';
+import { operatorKitFor } from '../apps/api/test/kit';
 import { BENCH_PASSWORD, benchEmail, seedCustomers } from './seed';
 import { BENCH_ADMIN_TOKEN, freshPostgres, type Running, startService } from './services';
 
@@ -19,9 +20,12 @@ interface Metrics {
   Database: { Connections: { total: number; idle: number; waiting: number } };
 }
 
+/** An operator with every role (ADR 0044), made through the bootstrap token once the service is up. */
+let operator = '';
+
 async function metrics(service: Running): Promise<Metrics> {
   const res = await fetch(`${service.url}/api/admin/metrics?gc=1`, {
-    headers: { authorization: `Bearer ${BENCH_ADMIN_TOKEN}` },
+    headers: { authorization: `Bearer ${operator}` },
   });
   return ((await res.json()) as { Result: Metrics }).Result;
 }
@@ -39,6 +43,7 @@ async function main(): Promise<void> {
   const database = await freshPostgres(SERVER_URL);
   await seedCustomers({ url: database.url }, CUSTOMERS);
   const service = await startService({ url: database.url }, ['--expose-gc']);
+  operator = await operatorKitFor(service.url, BENCH_ADMIN_TOKEN).tokenFor();
 
   const tokens: string[] = [];
   for (let i = 0; i < 20; i++) {
@@ -47,10 +52,8 @@ async function main(): Promise<void> {
     await post(
       service,
       '/api/admin/grant-tokens',
-      { email: benchEmail(i), amount: 10_000_000 },
-      {
-        authorization: `Bearer ${BENCH_ADMIN_TOKEN}`,
-      },
+      { email: benchEmail(i), amount: 10_000_000, reason: 'load test' },
+      { authorization: `Bearer ${operator}` },
     );
   }
 

@@ -20,6 +20,7 @@ import { appRoutes } from './features/apps/routes';
 import { licenceRoutes } from './features/licences/routes';
 import { clientReportRoutes } from './features/meta/client-reports';
 import { metaRoutes } from './features/meta/routes';
+import { operatorRoutes } from './features/operators/routes';
 import { storefrontRoutes } from './features/storefront/routes';
 import { voiceAiAdminRoutes } from './features/voice-ai/admin-routes';
 import { checkoutRoutes } from './features/voice-ai/checkout-routes';
@@ -107,7 +108,7 @@ export async function composeApp(options: AppOptions): Promise<{ app: FastifyIns
     quiet: options.logger === false,
   });
   const { db, sessions, sessionCookie, accounts, ledger, licences, licenceList, cardCheckout } = services;
-  const { adminToken } = config;
+  const { operatorGuard: guard, audit } = services;
   registerSessionCheck(app, { sessions, sessionCookie });
 
   await app.register(cookie);
@@ -136,9 +137,15 @@ export async function composeApp(options: AppOptions): Promise<{ app: FastifyIns
   await app.register(stepUpRoutes, { stepUp });
   await app.register(dataExportRoutes, { dataExport: services.dataExport });
   await app.register(appRoutes, { accounts });
-  await app.register(adminRoutes, { db, clock, database, adminToken });
+  await app.register(operatorRoutes, {
+    accounts: services.operators,
+    audit,
+    guard,
+    cookie: services.consoleCookie,
+  });
+  await app.register(adminRoutes, { db, clock, database, guard });
   await app.register(voiceAiRoutes, { ledger, licenceList, cardCheckout });
-  await app.register(voiceAiAdminRoutes, { db, random, ledger, adminToken });
+  await app.register(voiceAiAdminRoutes, { db, random, ledger, guard, audit });
   await app.register(checkoutRoutes, { checkout: services.checkout, cardCheckout });
   await app.register(licenceRoutes, {
     db,
@@ -148,12 +155,13 @@ export async function composeApp(options: AppOptions): Promise<{ app: FastifyIns
     licenceList,
     offlineActivation: config.offlineActivation,
     offlineSigner: services.offlineSigner,
-    adminToken,
+    guard,
+    audit,
   });
   // Storefront: order webhook and operator order view
-  await app.register(storefrontRoutes, { db, orders: services.storefrontOrders, adminToken });
+  await app.register(storefrontRoutes, { db, orders: services.storefrontOrders, guard });
   // Development stand-ins (dev/): none in production
-  if (services.dev) await registerDevRoutes(app, services.dev, { db, adminToken, publicUrl: config.publicUrl });
+  if (services.dev) await registerDevRoutes(app, services.dev, { db, guard, audit, publicUrl: config.publicUrl });
   await registerSpa(app, {
     distDir: config.webDistDir ?? defaultWebDist,
     publicConfig: services.publicConfig,

@@ -23,6 +23,9 @@ import { chargeActivationsOfDeletedCustomer } from './features/licences/repo';
 import { LicenceService } from './features/licences/service';
 import { createMailer, type Mailer } from './features/mail/mailer';
 import { type PublicConfig, publicConfigOf } from './features/meta/public-config';
+import { AuditTrail } from './features/operators/audit-trail';
+import { OperatorAccounts } from './features/operators/operator-accounts';
+import { ConsoleCookie, OperatorGuard } from './features/operators/operator-guard';
 import { StorefrontOrderService } from './features/storefront/order-fulfilment';
 import { TokenLedger } from './features/tokens/ledger';
 import { type CardCheckout, createCardCheckout } from './features/voice-ai/bundles';
@@ -86,6 +89,13 @@ export interface Services {
   checkout: CheckoutService;
   /** Undefined in production without SHOPIFY_*: no storefront. */
   storefrontOrders: StorefrontOrderService | undefined;
+  /** The back office's audit trail (ADR 0045). */
+  audit: AuditTrail;
+  /** The back office's operators (ADR 0044). */
+  operators: OperatorAccounts;
+  /** Every operator route's gate: signed in, and a role that admits the call (ADR 0044). */
+  operatorGuard: OperatorGuard;
+  consoleCookie: ConsoleCookie;
   /** The development stand-ins in use; undefined in production. */
   dev: DevServices | undefined;
 }
@@ -136,6 +146,7 @@ export function createServices(options: ServiceOptions): Services {
   // Read once per process, now rather than at the first sign-up (ADR 0042).
   const breachedPasswords = sharedBreachedPasswords();
   breachedPasswords.warm((error) => log.error({ err: error }, 'breached-password list not loaded'));
+  const hashing = options.hashing ?? sharedHashing(config.hashingThreads, config.passwordHashCost);
   const accounts = new AccountService({
     log,
     db,
@@ -144,7 +155,7 @@ export function createServices(options: ServiceOptions): Services {
     tokens: new ActionTokenService(clock, random),
     limiter,
     abuse,
-    hashing: options.hashing ?? sharedHashing(config.hashingThreads, config.passwordHashCost),
+    hashing,
     breachedPasswords,
     mailer,
     social,
@@ -191,6 +202,27 @@ export function createServices(options: ServiceOptions): Services {
       voiceAiProductIds: store.voiceAiProductIds,
     });
 
+  const audit = new AuditTrail(db, clock, config.sessionSecret);
+  const operators = new OperatorAccounts({
+    db,
+    clock,
+    random,
+    hashing,
+    breached: breachedPasswords,
+    limiter,
+    box: totpSecretBox(config.sessionSecret, random),
+    mailer,
+    audit,
+    publicUrl: config.publicUrl,
+  });
+  const consoleCookie = new ConsoleCookie(config.publicUrl);
+  const operatorGuard = new OperatorGuard({
+    accounts: operators,
+    audit,
+    cookie: consoleCookie,
+    bootstrapToken: config.adminToken,
+  });
+
   return {
     config,
     database,
@@ -217,6 +249,10 @@ export function createServices(options: ServiceOptions): Services {
     cardCheckout,
     checkout,
     storefrontOrders,
+    audit,
+    operators,
+    operatorGuard,
+    consoleCookie,
     dev: dev && createDevServices(dev, { config, db, clock, random, checkout, storefrontOrders }),
   };
 }

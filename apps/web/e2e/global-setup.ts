@@ -1,10 +1,13 @@
 import type { TestProject } from 'vitest/node';
-import { buildWeb, type DemoAccount, demoAccount, startApi } from './api-server';
+import { operatorKitFor } from '../../api/test/kit';
+import { buildWeb, type DemoAccount, demoAccount, E2E_ADMIN_TOKEN, startApi } from './api-server';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
     demoAccount: DemoAccount;
+    /** An operator with every role (ADR 0044), made through the bootstrap token as a newcomer does. */
+    operatorToken: string;
   }
 }
 
@@ -14,6 +17,7 @@ export default async function setup(project: TestProject) {
   project.provide('baseUrl', api.baseUrl);
   try {
     project.provide('demoAccount', await demoAccount(api));
+    project.provide('operatorToken', await operatorKitFor(api.baseUrl, E2E_ADMIN_TOKEN).tokenFor());
   } catch (error) {
     await api.stop();
     throw error;

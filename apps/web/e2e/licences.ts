@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { E2E_ADMIN_TOKEN, repoRoot } from './api-server';
+import { inject } from 'vitest';
+import { repoRoot } from './api-server';
 
 /** Helpers of the licence specs: the operator API, an app's sign-in, and the app simulator. */
 
@@ -10,12 +11,15 @@ async function envelope<T>(response: Response, what: string): Promise<T> {
   return body.Result;
 }
 
-/** An operator call (`/api/admin/*` with the e2e operator token). */
-export async function adminPost<T>(baseUrl: string, path: string, body: unknown): Promise<T> {
+/** The suite's operator (every role), made by the global setup through the bootstrap token. */
+export const operatorToken = () => inject('operatorToken');
+
+/** An operator call (`/api/admin/*` as the suite's operator; a change carries its reason). */
+export async function adminPost<T>(baseUrl: string, path: string, body: object): Promise<T> {
   const response = await fetch(`${baseUrl}/api/admin/${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${E2E_ADMIN_TOKEN}` },
-    body: JSON.stringify(body),
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${operatorToken()}` },
+    body: JSON.stringify({ reason: 'browser suite', ...body }),
   });
   return envelope<T>(response, path);
 }
@@ -73,16 +77,15 @@ export async function appSimulator(baseUrl: string, stateFile: string, ...args: 
 }
 
 /**
- * `npm run admin -- <args>` as README tells a newcomer to run it: no --url and no --token, the
- * service found on the same PORT and the operator token from the same ADMIN_TOKEN as the
- * service's.
+ * `npm run admin -- <args>` as README tells a newcomer to run it: no --url, the service found on
+ * the same PORT, signed in as the suite's operator (SOUNDID_OPERATOR_TOKEN, as a script would).
  */
 export async function adminCli(baseUrl: string, ...args: string[]): Promise<string> {
   const { PUBLIC_URL: _publicUrl, DATA_DIR: _dataDir, ...env } = process.env;
   const { stdout } = await run('npx', ['tsx', 'apps/api/src/cli/admin.ts', ...args], {
     cwd: repoRoot,
     timeout: 60_000,
-    env: { ...env, PORT: new URL(baseUrl).port, ADMIN_TOKEN: E2E_ADMIN_TOKEN },
+    env: { ...env, PORT: new URL(baseUrl).port, SOUNDID_OPERATOR_TOKEN: operatorToken() },
   });
   return stdout.trim();
 }

@@ -42,7 +42,16 @@ describe('newcomer walk: licences and devices', () => {
 
   it('registers a key from `npm run admin`, activates it with `npm run app`, deactivates the machine in the browser', async () => {
     const account = await createVerifiedAccount(base, 'newcomer');
-    const key = await adminCli(base, 'issue-keys', '--product', 'sid-reference', '--count', '1');
+    const key = await adminCli(
+      base,
+      'issue-keys',
+      '--product',
+      'sid-reference',
+      '--count',
+      '1',
+      '--reason',
+      'newcomer walk',
+    );
     expect(key).toMatch(/^[A-Z0-9]{6}-[A-Z0-9]{6}-[A-Z0-9]{6}-[A-Z0-9]{6}$/);
 
     const page = await browser.newPage(MOBILE);

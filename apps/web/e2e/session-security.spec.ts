@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createVerifiedAccount, logIn } from './accounts';
-import { E2E_ADMIN_TOKEN } from './api-server';
 import { useBrowser } from './browser';
+import { operatorToken } from './licences';
 
 /**
  * The session as Chromium holds it (ASVS 3.3.4, 3.5.1, 3.4.3): an HttpOnly, SameSite=Lax
@@ -27,8 +27,8 @@ describe('the session in the browser', () => {
     const app = await json(`${base}/api/accounts/LoginByEmail`, { email: account.email, password: account.password });
     const issued = await json(
       `${base}/api/admin/issue-keys`,
-      { product: 'sid-reference', count: 1 },
-      { authorization: `Bearer ${E2E_ADMIN_TOKEN}` },
+      { product: 'sid-reference', count: 1, reason: 'session security spec' },
+      { authorization: `Bearer ${operatorToken()}` },
     );
     const key = (issued.Result.Keys as string[])[0];
     await json(`${base}/api/accounts/RegisterKey`, { key }, { authtoken: app.Token as string });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createVerifiedAccount, signInByCookie } from './accounts';
-import { E2E_ADMIN_TOKEN } from './api-server';
 import { expectAccessible, useBrowser } from './browser';
+import { operatorToken } from './licences';
 
 /** Tokens granted by an operator and spent by an app show in the customer's history. */
 describe('voice AI transaction history', () => {
@@ -12,8 +12,8 @@ describe('voice AI transaction history', () => {
     const account = await createVerifiedAccount(base, 'tokens');
     const grant = await fetch(`${base}/api/admin/grant-tokens`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${E2E_ADMIN_TOKEN}` },
-      body: JSON.stringify({ email: account.email, amount: 1000 }),
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${operatorToken()}` },
+      body: JSON.stringify({ email: account.email, amount: 1000, reason: 'history spec' }),
     });
     expect(grant.ok).toBe(true);
     // What a desktop app does: sign in, then bill 12 seconds of processing.

@@ -24,7 +24,50 @@ export const faults = {
   },
   NotFound: { status: 404, type: ExceptionType.Input, message: 'Not found.' },
   MethodNotAllowed: { status: 405, type: ExceptionType.Input, message: 'Method not allowed.' },
-  AdminTokenInvalid: { status: 401, type: ExceptionType.Input, message: 'Operator token is missing or wrong.' },
+  /** An operator call without a live operator session or API token (ADR 0044). */
+  AdminTokenInvalid: {
+    status: 401,
+    type: ExceptionType.Input,
+    message: 'Sign in as an operator: the session or API token is missing, expired or wrong.',
+  },
+
+  // Operators (ADR 0044): the back office's own accounts
+  /** The operator's roles do not admit this call (deny by default); the attempt is audited. */
+  OperatorForbidden: { status: 403, type: ExceptionType.Input, message: 'Your role does not allow this.' },
+  /** A read-only API token used for a change. */
+  OperatorTokenReadOnly: { status: 403, type: ExceptionType.Input, message: 'This API token may only read.' },
+  /** The bootstrap token (ADMIN_TOKEN) once an admin exists, or used for anything but bootstrap. */
+  BootstrapClosed: {
+    status: 403,
+    type: ExceptionType.Input,
+    message: 'An admin exists: the bootstrap token no longer works. Sign in as an operator.',
+  },
+  /** The bootstrap token (ADMIN_TOKEN) used for anything but creating the first admin. */
+  BootstrapTokenOnly: {
+    status: 403,
+    type: ExceptionType.Input,
+    message: 'The bootstrap token only creates the first admin (npm run admin -- bootstrap). Sign in as an operator.',
+  },
+  OperatorSignInFailed: { status: 401, type: ExceptionType.Input, message: 'Email or password is not correct.' },
+  OperatorCodeInvalid: { status: 400, type: ExceptionType.Input, message: 'The authenticator code is not correct.' },
+  OperatorChallengeInvalid: {
+    status: 401,
+    type: ExceptionType.Input,
+    message: 'This sign-in has expired. Enter your email and password again.',
+  },
+  OperatorInvitationInvalid: {
+    status: 404,
+    type: ExceptionType.Input,
+    message: 'This invitation link is invalid, used or expired. Ask an admin for a new one.',
+  },
+  OperatorAlreadyExists: { status: 409, type: ExceptionType.Input, message: 'An operator with this email exists.' },
+  OperatorNotFound: { status: 404, type: ExceptionType.Input, message: 'Operator not found.' },
+  /** The last active admin cannot lose the role or be disabled: nobody could manage operators. */
+  OperatorLastAdmin: {
+    status: 409,
+    type: ExceptionType.Input,
+    message: 'This is the last active admin. Make another operator admin first.',
+  },
   SoftwareHeaderMissing: {
     status: 403,
     type: ExceptionType.Input,

@@ -7,6 +7,7 @@ export * from './calls/data-export';
 export * from './calls/envelope';
 export * from './calls/licences';
 export * from './calls/operations';
+export * from './calls/operators';
 export * from './calls/passkeys';
 export * from './calls/routes';
 export * from './calls/second-factor';

@@ -1,7 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
-import { type CallName, type CallResult, callRoutes } from '@soundid/contracts';
+import { type CallName, type CallResult, callRoutes, OPERATOR_API_TOKEN_DEFAULT_DAYS } from '@soundid/contracts';
 import { servicePublicUrl } from '../config';
 
 /**
@@ -11,25 +13,53 @@ import { servicePublicUrl } from '../config';
  */
 const HELP = `Usage: npm run admin -- <command> [options]
 
-Commands:
+Operators (ADR 0044):
+  bootstrap --email <address> --name <name>
+                             Invite the first admin with the bootstrap token (ADMIN_TOKEN, else
+                             DATA_DIR/admin-token); works until an admin has activated
+  accept-invitation --link <invitation link> [--code <code>]
+                             Set your password and authenticator app from an invitation (prompts
+                             for both; for scripts: OPERATOR_PASSWORD, then confirm-invitation)
+  confirm-invitation --link <invitation link> --code <code>
+                             Activate with the first code of the authenticator app
+  login --email <address> [--code <code>] [--days <n>] [--scope read|write]
+                             Sign in (password and authenticator code; OPERATOR_PASSWORD for
+                             scripts) and keep a personal API token for this service in
+                             ~/.config/my-soundid/operator-tokens.json (XDG_CONFIG_HOME)
+  logout                     Revoke the kept token and forget it
+  whoami                     The operator, roles and token in use
+  tokens                     Your API tokens (an admin sees everyone's)
+  revoke-token --id <id>     Revoke an API token
+  operators                  Every operator (admin)
+  invite --email <address> --name <name> --roles <support,finance,admin> --reason <why>
+  set-roles --id <operator id> --roles <roles> --reason <why>
+  disable-operator --id <operator id> --reason <why>
+  audit [--operator <address>] [--customer <address>] [--action <call>]
+                             The audit trail, newest first
+  verify-audit               Prove the audit trail's hash chain, or name the first broken entry
+
+Customers and catalogue:
   user --email <address>     Show a customer: id, verification, password, sessions, providers
   metrics                    Heap, RSS and database connections of the service
   orders --email <address>   Storefront orders (perpetual licence) of an address or its account, with their keys
   payment-mismatches         Card payments not credited: amount or currency not as their checkout offered
-  grant-tokens --email <address> --amount <n> [--reference <ticket>]
+  grant-tokens --email <address> --amount <n> --reason <why> [--reference <ticket>]
                              Credit voice AI tokens (valid 12 months); the same reference credits once
   products                   The catalogue: each product's code, ProductName, line, kind and seats
-  issue-keys --product <code> --count <n>
+  issue-keys --product <code> --count <n> --reason <why>
                              New activation keys of a product, one per line
-  issue-upgrade-codes --product <target code> --from <code,...> --count <n> [--shape upg|seven|grace]
+  issue-upgrade-codes --product <target code> --from <code,...> --count <n> --reason <why> [--shape upg|seven|grace]
                              New upgrade codes to the target product for keys of the --from products
                              (shape: UPG-… (default), 7 characters, or …GRACE; voice AI: UPG- only)
-  add-serials (--serials <serial,...> | --file <path, one serial a line>)
+  add-serials (--serials <serial,...> | --file <path, one serial a line>) --reason <why>
                              Monitor serials for the ADAM Audio 60-day trial claim
+
+Every change needs --reason (a sentence or a ticket reference): it goes to the audit trail.
 
 Options:
   --url <url>                The service (default: PUBLIC_URL, else http://localhost:$PORT, PORT 3000)
-  --token <token>            Operator token (default: ADMIN_TOKEN, else DATA_DIR/admin-token)
+  --token <token>            An operator API token (default: SOUNDID_OPERATOR_TOKEN, else the one
+                             \`login\` kept for the service)
   --help                     Show this help
 `;
 
@@ -38,19 +68,197 @@ type Args = Record<string, string | boolean | undefined>;
 interface Command {
   /** The command's own options (all take a value). */
   options: string[];
-  run(args: Args, api: AdminApi): Promise<void>;
+  /** False for the commands that sign in on their own (bootstrap, invitation, login). */
+  signedIn?: false;
+  run(args: Args, api: AdminApi, context: { baseUrl: string }): Promise<void>;
 }
 
 /**
  * An operator call by its name (packages/contracts' callRoutes): its result's type follows from
  * the name (docs/api.md, Typed results). A GET's query, a POST's body.
  */
-type AdminApi = <N extends AdminCallName>(name: N, input?: Record<string, unknown>) => Promise<CallResult<N>>;
-type AdminCallName = {
-  [N in CallName]: (typeof callRoutes)[N]['auth'] extends 'operator' ? N : never;
-}[CallName];
+type AdminApi = <N extends CallName>(
+  name: N,
+  input?: Record<string, unknown>,
+  headers?: Record<string, string>,
+) => Promise<CallResult<N>>;
 
 const commands: Record<string, Command> = {
+  bootstrap: {
+    options: ['email', 'name'],
+    signedIn: false,
+    async run(args, api) {
+      const result = await api(
+        'OperatorBootstrap',
+        { email: requireOption(args, 'email'), name: requireOption(args, 'name') },
+        { authorization: `Bearer ${bootstrapToken()}` },
+      );
+      console.log(`invited ${result.Operator.Email} as the first admin; the link was mailed too:`);
+      console.log(result.InvitationUrl);
+      console.log('next: npm run admin -- accept-invitation --link <the link>, then npm run admin -- login');
+    },
+  },
+  'accept-invitation': {
+    options: ['link', 'code'],
+    signedIn: false,
+    async run(args, api) {
+      const token = invitationToken(args);
+      const password =
+        process.env.OPERATOR_PASSWORD || (await prompt('Choose a password (12 or more characters): ', true));
+      const accepted = await api('AcceptOperatorInvitation', { token, password });
+      console.log(`Add this account to your authenticator app (${accepted.Email}):`);
+      console.log(`  secret: ${accepted.TotpSecret}`);
+      console.log(`  or the URL: ${accepted.OtpauthUrl}`);
+      if (typeof args.code !== 'string' && !process.stdin.isTTY) {
+        console.log('then: npm run admin -- confirm-invitation --link <the link> --code <the code the app shows>');
+        return;
+      }
+      const code = typeof args.code === 'string' ? args.code : await prompt('Code shown by the app: ');
+      await api('ConfirmOperatorInvitation', { token, code });
+      console.log(`${accepted.Email} is active: npm run admin -- login --email ${accepted.Email}`);
+    },
+  },
+  'confirm-invitation': {
+    options: ['link', 'code'],
+    signedIn: false,
+    async run(args, api) {
+      const confirmed = await api('ConfirmOperatorInvitation', {
+        token: invitationToken(args),
+        code: requireOption(args, 'code'),
+      });
+      console.log(`${confirmed.Email} is active: npm run admin -- login --email ${confirmed.Email}`);
+    },
+  },
+  login: {
+    options: ['email', 'code', 'days', 'scope'],
+    signedIn: false,
+    async run(args, api, { baseUrl }) {
+      const email = requireOption(args, 'email');
+      const password = process.env.OPERATOR_PASSWORD || (await prompt('Password: ', true));
+      const { Challenge } = await api('OperatorLogin', { email, password });
+      const code = typeof args.code === 'string' ? args.code : await prompt('Authenticator code: ');
+      const session = await api('OperatorLoginSecondFactor', { challenge: Challenge, code });
+      const signedIn = { authorization: `Bearer ${session.Token}` };
+      const days = typeof args.days === 'string' ? Number(args.days) : OPERATOR_API_TOKEN_DEFAULT_DAYS;
+      const scope = args.scope === 'read' ? 'read' : 'write';
+      const created = await api(
+        'CreateOperatorApiToken',
+        { name: `npm run admin on ${os.hostname()}`, scope, days },
+        signedIn,
+      );
+      // The sign-in's own session is not needed once the token exists.
+      await api('OperatorLogout', {}, signedIn);
+      keepToken(baseUrl, created.Token);
+      console.log(`signed in as ${session.Operator.Email} (${session.Operator.Roles.join(', ')})`);
+      console.log(`API token "${created.ApiToken.Name}" (${scope}) kept until ${created.ApiToken.ExpiresAt}`);
+    },
+  },
+  logout: {
+    options: [],
+    async run(_args, api, { baseUrl }) {
+      const me = await api('OperatorMe');
+      if (me.Via === 'token') await api('RevokeOperatorApiToken', { id: me.CredentialId });
+      forgetToken(baseUrl);
+      console.log(`signed out: the API token of ${me.Operator.Email} is revoked and forgotten`);
+    },
+  },
+  whoami: {
+    options: [],
+    async run(_args, api) {
+      const me = await api('OperatorMe');
+      console.log(`${me.Operator.Email} (${me.Operator.Roles.join(', ')}) via ${me.Via}, scope ${me.Scope}`);
+    },
+  },
+  tokens: {
+    options: [],
+    async run(_args, api) {
+      for (const t of await api('ListOperatorApiTokens')) {
+        const state = t.RevokedAt ? `revoked ${t.RevokedAt}` : `expires ${t.ExpiresAt}`;
+        console.log(`${t.Id}  ${t.Operator}  "${t.Name}"  ${t.Scope}  last used ${t.LastUsedAt ?? 'never'}  ${state}`);
+      }
+    },
+  },
+  'revoke-token': {
+    options: ['id'],
+    async run(args, api) {
+      await api('RevokeOperatorApiToken', { id: requireOption(args, 'id') });
+      console.log('revoked');
+    },
+  },
+  operators: {
+    options: [],
+    async run(_args, api) {
+      for (const o of await api('ListOperators')) {
+        console.log(
+          `${o.Id}  ${o.Email}  ${o.Name}  ${o.Roles.join(',')}  ${o.Status}  last sign-in ${o.LastSignInAt ?? 'never'}`,
+        );
+      }
+    },
+  },
+  invite: {
+    options: ['email', 'name', 'roles', 'reason'],
+    async run(args, api) {
+      const result = await api('InviteOperator', {
+        email: requireOption(args, 'email'),
+        name: requireOption(args, 'name'),
+        roles: listOption(args, 'roles'),
+        reason: requireOption(args, 'reason'),
+      });
+      console.log(`invited ${result.Operator.Email} (${result.Operator.Roles.join(', ')}); the link was mailed too:`);
+      console.log(result.InvitationUrl);
+    },
+  },
+  'set-roles': {
+    options: ['id', 'roles', 'reason'],
+    async run(args, api) {
+      const result = await api('SetOperatorRoles', {
+        id: requireOption(args, 'id'),
+        roles: listOption(args, 'roles'),
+        reason: requireOption(args, 'reason'),
+      });
+      console.log(`${result.Operator.Email}: ${result.Operator.Roles.join(', ')}`);
+    },
+  },
+  'disable-operator': {
+    options: ['id', 'reason'],
+    async run(args, api) {
+      const result = await api('DisableOperator', {
+        id: requireOption(args, 'id'),
+        reason: requireOption(args, 'reason'),
+      });
+      console.log(`${result.Operator.Email}: ${result.Operator.Status}`);
+    },
+  },
+  audit: {
+    options: ['operator', 'customer', 'action'],
+    async run(args, api) {
+      const filter = Object.fromEntries(
+        (['operator', 'customer', 'action'] as const).flatMap((k) =>
+          typeof args[k] === 'string' ? [[k, args[k]]] : [],
+        ),
+      );
+      const page = await api('SearchAudit', filter);
+      for (const e of page.Entries) {
+        const target = e.TargetType ? ` ${e.TargetType}:${e.TargetId}` : '';
+        const customer = e.Customer ? ` customer ${e.Customer}` : '';
+        console.log(
+          `#${e.Seq} ${e.At} ${e.Operator ?? '(bootstrap token)'} ${e.Action} ${e.Outcome}${target}${customer}${e.Reason ? ` — ${e.Reason}` : ''}`,
+        );
+      }
+      if (page.More) console.log('… older entries: narrow the search');
+    },
+  },
+  'verify-audit': {
+    options: [],
+    async run(_args, api) {
+      const result = await api('VerifyAudit');
+      if (result.Intact) {
+        console.log(`audit trail intact: ${result.Entries} entries, each chained to the one before`);
+        return;
+      }
+      throw new Error(`audit trail BROKEN at entry ${result.FirstBroken?.Seq}: ${result.FirstBroken?.Problem}`);
+    },
+  },
   user: {
     options: ['email'],
     async run(args, api) {
@@ -101,7 +309,7 @@ const commands: Record<string, Command> = {
     },
   },
   'grant-tokens': {
-    options: ['email', 'amount', 'reference'],
+    options: ['email', 'amount', 'reference', 'reason'],
     async run(args, api) {
       const amount = Number(requireOption(args, 'amount'));
       if (!Number.isInteger(amount) || amount <= 0) throw new UsageError('--amount must be a positive whole number');
@@ -109,6 +317,7 @@ const commands: Record<string, Command> = {
       const result = await api('AdminGrantTokens', {
         email: requireOption(args, 'email'),
         amount,
+        reason: requireOption(args, 'reason'),
         ...(reference ? { reference } : {}),
       });
       console.log(result.Credited ? `granted ${result.Amount} tokens` : 'already granted for this reference');
@@ -133,17 +342,18 @@ const commands: Record<string, Command> = {
     },
   },
   'issue-keys': {
-    options: ['product', 'count'],
+    options: ['product', 'count', 'reason'],
     async run(args, api) {
       const result = await api('AdminIssueKeys', {
         product: requireOption(args, 'product'),
         count: positiveCount(args),
+        reason: requireOption(args, 'reason'),
       });
       for (const key of result.Keys) console.log(key);
     },
   },
   'issue-upgrade-codes': {
-    options: ['product', 'from', 'count', 'shape'],
+    options: ['product', 'from', 'count', 'shape', 'reason'],
     async run(args, api) {
       const from = requireOption(args, 'from')
         .split(',')
@@ -153,13 +363,14 @@ const commands: Record<string, Command> = {
         product: requireOption(args, 'product'),
         from,
         count: positiveCount(args),
+        reason: requireOption(args, 'reason'),
         ...(typeof args.shape === 'string' ? { shape: args.shape } : {}),
       });
       for (const code of result.Codes) console.log(code);
     },
   },
   'add-serials': {
-    options: ['serials', 'file'],
+    options: ['serials', 'file', 'reason'],
     async run(args, api) {
       const raw =
         typeof args.file === 'string'
@@ -172,7 +383,7 @@ const commands: Record<string, Command> = {
         .map((s) => s.trim())
         .filter(Boolean);
       if (serials.length === 0) throw new UsageError('--serials or --file is required');
-      const result = await api('AdminAddSerials', { serials });
+      const result = await api('AdminAddSerials', { serials, reason: requireOption(args, 'reason') });
       console.log(`added ${result.Added}, already present ${result.AlreadyPresent}`);
     },
   },
@@ -192,12 +403,70 @@ function requireOption(args: Args, name: string): string {
 
 class UsageError extends Error {}
 
-function operatorToken(explicit: string | undefined): string {
-  if (explicit) return explicit;
+function invitationToken(args: Args): string {
+  return requireOption(args, 'link').split('/').pop() ?? '';
+}
+
+function listOption(args: Args, name: string): string[] {
+  return requireOption(args, name)
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+}
+
+/** The bootstrap token: ADMIN_TOKEN, else the one the service wrote to DATA_DIR on first start. */
+function bootstrapToken(): string {
   if (process.env.ADMIN_TOKEN) return process.env.ADMIN_TOKEN;
   const file = path.resolve(process.env.DATA_DIR ?? './data', 'admin-token');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  throw new UsageError(`No operator token: set ADMIN_TOKEN or start the service once to create ${file}`);
+  throw new UsageError(`No bootstrap token: set ADMIN_TOKEN or start the service once to create ${file}`);
+}
+
+/** Where `login` keeps each service's token: the operator's own, readable by them alone. */
+function tokenFile(): string {
+  const base = process.env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config');
+  return path.join(base, 'my-soundid', 'operator-tokens.json');
+}
+
+function readTokens(): Record<string, string> {
+  const file = tokenFile();
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>) : {};
+}
+
+function keepToken(baseUrl: string, token: string): void {
+  const file = tokenFile();
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  writeFileSync(file, JSON.stringify({ ...readTokens(), [baseUrl]: token }, null, 2), { mode: 0o600 });
+  chmodSync(file, 0o600);
+}
+
+function forgetToken(baseUrl: string): void {
+  const tokens = readTokens();
+  delete tokens[baseUrl];
+  if (existsSync(tokenFile())) writeFileSync(tokenFile(), JSON.stringify(tokens, null, 2), { mode: 0o600 });
+}
+
+/** --token, SOUNDID_OPERATOR_TOKEN, or the token `login` kept for this service. */
+function operatorToken(explicit: string | undefined, baseUrl: string): string {
+  const token = explicit || process.env.SOUNDID_OPERATOR_TOKEN || readTokens()[baseUrl];
+  if (!token) throw new UsageError(`Not signed in to ${baseUrl}: npm run admin -- login --email <address>`);
+  return token;
+}
+
+/** A line from the terminal; hidden while typed when `secret` (a password). */
+async function prompt(question: string, secret = false): Promise<string> {
+  if (!process.stdin.isTTY) throw new UsageError(`${question.trim()} needed: run in a terminal (or see --help)`);
+  const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: true });
+  if (secret) {
+    const output = rl as unknown as { _writeToOutput: (s: string) => void };
+    output._writeToOutput = (s: string) => {
+      if (s.includes(question)) process.stdout.write(question);
+    };
+  }
+  const answer = await rl.question(question);
+  rl.close();
+  if (secret) process.stdout.write('\n');
+  return answer.trim();
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -225,14 +494,21 @@ async function main(argv: string[]): Promise<number> {
     throw new UsageError((error as Error).message);
   }
   const baseUrl = typeof values.url === 'string' ? values.url.replace(/\/$/, '') : servicePublicUrl(process.env);
-  const token = operatorToken(typeof values.token === 'string' ? values.token : undefined);
-  const api: AdminApi = async (name, input) => {
+  const token =
+    command.signedIn === false
+      ? undefined
+      : operatorToken(typeof values.token === 'string' ? values.token : undefined, baseUrl);
+  const api: AdminApi = async (name, input, headers) => {
     const { method, path: apiPath } = callRoutes[name];
     const query = method === 'GET' && input ? `?${new URLSearchParams(input as Record<string, string>)}` : '';
     const body = method === 'POST' ? (input ?? {}) : undefined;
     const res = await fetch(`${baseUrl}${apiPath}${query}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...headers,
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
       ...(body ? { body: JSON.stringify(body) } : {}),
     });
     const envelope = (await res.json()) as {
@@ -243,7 +519,7 @@ async function main(argv: string[]): Promise<number> {
     if (!envelope.Success) throw new Error(`${envelope.Fault?.ExceptionName}: ${envelope.Fault?.ExceptionUserText}`);
     return envelope.Result as CallResult<typeof name>;
   };
-  await command.run(values, api);
+  await command.run(values, api, { baseUrl });
   return 0;
 }
 

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
+import type { AuditTrail } from '../features/operators/audit-trail';
+import type { OperatorGuard } from '../features/operators/operator-guard';
 import type { StorefrontOrderService } from '../features/storefront/order-fulfilment';
 import type { CheckoutService } from '../features/voice-ai/checkout';
 import type { Clock, Random } from '../lib/clock';
@@ -97,10 +99,14 @@ export function createDevServices(
 export async function registerDevRoutes(
   app: FastifyInstance,
   dev: DevServices,
-  options: { db: Database; adminToken: string; publicUrl: string },
+  options: { db: Database; guard: OperatorGuard; audit: AuditTrail; publicUrl: string },
 ): Promise<void> {
   if (dev.sandboxCardForm) {
-    await app.register(sandboxCheckoutRoutes, { service: dev.sandboxCardForm, adminToken: options.adminToken });
+    await app.register(sandboxCheckoutRoutes, {
+      service: dev.sandboxCardForm,
+      guard: options.guard,
+      audit: options.audit,
+    });
   }
   if (dev.sandboxStorefront) await app.register(sandboxStorefrontRoutes(dev.sandboxStorefront, options.publicUrl));
   if (dev.mailbox) await app.register(devMailboxRoutes, { db: options.db });

@@ -1,5 +1,13 @@
 import swagger from '@fastify/swagger';
-import { type CallAuth, operationAt, SESSION_COOKIE_PLAIN, SESSION_COOKIE_SECURE } from '@soundid/contracts';
+import {
+  type CallAuth,
+  CONSOLE_COOKIE_PATH,
+  CONSOLE_COOKIE_PLAIN,
+  CONSOLE_COOKIE_SECURE,
+  operationAt,
+  SESSION_COOKIE_PLAIN,
+  SESSION_COOKIE_SECURE,
+} from '@soundid/contracts';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 
@@ -13,7 +21,8 @@ const SECURITY: Record<CallAuth, SecurityRequirement[]> = {
   session: [{ AuthToken: [] }, { SessionCookie: [], Software: [] }],
   app: [{ AuthToken: [] }],
   optional: [{ AuthToken: [] }, { SessionCookie: [], Software: [] }, {}],
-  operator: [{ OperatorToken: [] }],
+  operator: [{ OperatorToken: [] }, { ConsoleCookie: [], Software: [] }],
+  bootstrap: [{ BootstrapToken: [] }],
   signature: [],
   none: [],
 };
@@ -49,7 +58,22 @@ export async function registerOpenApi(app: FastifyInstance, { publicUrl }: { pub
             description: `The HttpOnly session cookie (\`${SESSION_COOKIE_PLAIN}\` over plain http on localhost); counts only with the Software header.`,
           },
           Software: { type: 'apiKey', in: 'header', name: 'Software', description: 'Sent by the SPA and the apps.' },
-          OperatorToken: { type: 'http', scheme: 'bearer', description: "An operator's API token (npm run admin)." },
+          OperatorToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: "An operator's personal API token (npm run admin -- login), ADR 0044.",
+          },
+          ConsoleCookie: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: CONSOLE_COOKIE_SECURE,
+            description: `The console's HttpOnly session cookie (\`${CONSOLE_COOKIE_PLAIN}\` over plain http), Path=${CONSOLE_COOKIE_PATH}; counts only with the Software header.`,
+          },
+          BootstrapToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'ADMIN_TOKEN: creates the first admin, nothing else (ADR 0044).',
+          },
         },
       },
     },

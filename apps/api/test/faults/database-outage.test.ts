@@ -7,7 +7,7 @@ import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { type DatabaseHandle, openDatabase } from '../../src/db/client';
 import { PASSWORD } from '../accounts-flow';
-import { scratchDatabase, tearDown } from '../kit';
+import { OperatorKit, scratchDatabase, tearDown } from '../kit';
 import { TcpCutter } from './tcp-cutter';
 
 /**
@@ -89,11 +89,15 @@ describe.runIf(runs)('database outage', () => {
   it('stays answering through 10 s without the database under traffic, and recovers by itself', async () => {
     await register('traffic@example.com');
     const token = await signInVerified('traffic@example.com');
+    const operators = new OperatorKit(async (url, body, headers = {}) => {
+      const res = await app.inject({ method: 'POST', url, payload: body as object, headers });
+      return { status: res.statusCode, json: res.json() };
+    }, ADMIN_TOKEN);
     const granted = await app.inject({
       method: 'POST',
       url: '/api/admin/grant-tokens',
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-      payload: { email: 'traffic@example.com', amount: 1_000_000 },
+      headers: { authorization: `Bearer ${await operators.tokenFor(['finance'])}` },
+      payload: { email: 'traffic@example.com', amount: 1_000_000, reason: 'traffic for the outage test' },
     });
     expect(granted.statusCode).toBe(200);
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LOCK_FILE_NAME } from '../../src/lib/data-dir-lock';
-import { freePort, postJson, type ServiceProcess, startRefusedService, startService } from '../kit';
+import { freePort, operatorKitFor, postJson, type ServiceProcess, startRefusedService, startService } from '../kit';
 
 /**
  * The embedded database belongs to one process (ADR 0027): real service processes on one
@@ -34,12 +34,15 @@ function snapshot(dir: string): Record<string, string> {
   return files;
 }
 
-const userExists = async (base: string, email: string) =>
-  (
-    await fetch(`${base}/api/admin/user?email=${encodeURIComponent(email)}`, {
-      headers: { authorization: `Bearer ${ADMIN}` },
-    })
-  ).status === 200;
+/** A support operator's token, made on the first service that asks (the database outlives restarts). */
+let support: Promise<string> | undefined;
+const userExists = async (base: string, email: string) => {
+  support ??= operatorKitFor(base, ADMIN).tokenFor(['support']);
+  const res = await fetch(`${base}/api/admin/user?email=${encodeURIComponent(email)}`, {
+    headers: { authorization: `Bearer ${await support}` },
+  });
+  return res.status === 200;
+};
 
 describe.runIf(runs)('one service process per DATA_DIR (embedded database)', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'soundid-one-process-'));

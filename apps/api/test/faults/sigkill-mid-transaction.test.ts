@@ -2,7 +2,7 @@ import pg from 'pg';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deriveSandboxWebhookSecret, sandboxSessionIdOf } from '../../src/dev/stripe-sandbox/provider';
-import { postJson, type ServiceProcess, scratchDatabase, signUpThrough, startService } from '../kit';
+import { operatorKitFor, postJson, type ServiceProcess, scratchDatabase, signUpThrough, startService } from '../kit';
 import { PAID_1K, paidSessionEvent } from '../payment-webhooks';
 
 /**
@@ -24,6 +24,13 @@ const runs = process.env.TEST_DB_KIND === 'postgres' && serverUrl !== undefined;
 const SESSION_SECRET = 'kill-mid-transaction-session-secret-0123456789';
 const ADMIN = 'kill-mid-transaction-operator-token-0123';
 const PASSWORD = 'killed in the middle 1';
+
+/** An admin operator's token on the test's database (made once, it outlives restarts). */
+let issuer: Promise<string> | undefined;
+const issuerToken = (base: string) => {
+  issuer ??= operatorKitFor(base, ADMIN).tokenFor(['admin']);
+  return issuer;
+};
 
 describe.runIf(runs)('SIGKILL in the middle of a transaction', () => {
   let database: Awaited<ReturnType<typeof scratchDatabase>>;
@@ -169,8 +176,8 @@ describe.runIf(runs)('SIGKILL in the middle of a transaction', () => {
     const issued = (await (
       await postJson(
         `${base}/api/admin/issue-keys`,
-        { product: 'sid-reference', count: 1 },
-        { authorization: `Bearer ${ADMIN}` },
+        { product: 'sid-reference', count: 1, reason: 'kill test' },
+        { authorization: `Bearer ${await issuerToken(base)}` },
       )
     ).json()) as { Result: { Keys: string[] } };
     await postJson(`${base}/api/accounts/RegisterKey`, { key: issued.Result.Keys[0] }, { authtoken: token });

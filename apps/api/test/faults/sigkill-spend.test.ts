@@ -1,6 +1,13 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postJson as post, type ServiceProcess, scratchDatabase, signUpThrough, startService } from '../kit';
+import {
+  operatorKitFor,
+  postJson as post,
+  type ServiceProcess,
+  scratchDatabase,
+  signUpThrough,
+  startService,
+} from '../kit';
 
 /**
  * The service killed (SIGKILL) in the middle of token spending, then restarted: no partial
@@ -12,6 +19,13 @@ const runs = process.env.TEST_DB_KIND === 'postgres' && serverUrl !== undefined;
 const ADMIN = 'kill-test-operator-token-0123456789';
 const start = (databaseUrl: string) =>
   startService(databaseUrl, { SESSION_SECRET: 'kill-test-session-secret-0123456789abcdef', ADMIN_TOKEN: ADMIN });
+
+/** A finance operator's token on the test's database (made once, it outlives restarts). */
+let finance: Promise<string> | undefined;
+const financeToken = (base: string) => {
+  finance ??= operatorKitFor(base, ADMIN).tokenFor(['finance']);
+  return finance;
+};
 
 describe.runIf(runs)('SIGKILL during token spending', () => {
   let database: Awaited<ReturnType<typeof scratchDatabase>>;
@@ -41,8 +55,8 @@ describe.runIf(runs)('SIGKILL during token spending', () => {
     ] as const) {
       await post(
         `${service.url}/api/admin/grant-tokens`,
-        { email, amount, reference },
-        { authorization: `Bearer ${ADMIN}` },
+        { email, amount, reference, reason: 'kill test' },
+        { authorization: `Bearer ${await financeToken(service.url)}` },
       );
     }
     const login = (await (

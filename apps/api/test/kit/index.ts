@@ -6,6 +6,7 @@
  */
 export { adminQuery, postgresAvailable, scratchDatabase } from './databases';
 export { devMails, postJson, signIn, signUpThrough, tearDown } from './http';
+export { OPERATOR_TEST_PASSWORD, OperatorKit, type OperatorPost, operatorKitFor } from './operators';
 export { freePort } from './ports';
 export {
   type ProcessOptions,

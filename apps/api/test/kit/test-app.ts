@@ -2,12 +2,14 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { OPERATOR_API_TOKEN_MAX_DAYS, OPERATOR_ROLES, type OperatorRole } from '@soundid/contracts';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { type AppOptions, composeApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import type { DatabaseHandle } from '../../src/db/client';
 import type { Services } from '../../src/services';
 import { FakeClock } from '../fake-clock';
+import { OperatorKit } from './operators';
 import { TEST_SERVICE_ENV } from './service-process';
 import { openTestDatabase } from './test-database';
 
@@ -23,6 +25,10 @@ export interface TestApp {
   mailsTo(address: string): Promise<{ Subject: string; Text: string; Html: string; Links: string[] }[]>;
   /** The token at the end of the newest mail's first link to an address. */
   lastLinkToken(address: string): Promise<string>;
+  /** Operators made as a person makes them (ADR 0044): bootstrap, invitation, sign-in, API token. */
+  operators: OperatorKit;
+  /** A write API token of an operator with these roles (every role by default), made once per roles. */
+  operatorToken(roles?: readonly OperatorRole[]): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -69,6 +75,33 @@ export async function createTestApp(
     return res.json().Result;
   };
 
+  const operators = new OperatorKit(
+    async (url, body, headers = {}) => {
+      const res = await app.inject({
+        method: 'POST',
+        url,
+        payload: body as object,
+        headers: { 'content-type': 'application/json', ...headers },
+      });
+      return { status: res.statusCode, json: res.json() };
+    },
+    config.adminToken,
+    () => clock.now(),
+  );
+  // Made once per roles, and made again once the fake clock nears the token's expiry (tests move
+  // it by months: token lots live 12 months).
+  const operatorTokens = new Map<string, { token: Promise<string>; renewAt: number }>();
+  const operatorToken: TestApp['operatorToken'] = (roles = OPERATOR_ROLES) => {
+    const key = [...roles].sort().join(',');
+    const now = clock.now().getTime();
+    let kept = operatorTokens.get(key);
+    if (!kept || now >= kept.renewAt) {
+      kept = { token: operators.tokenFor(roles), renewAt: now + (OPERATOR_API_TOKEN_MAX_DAYS - 1) * 86_400_000 };
+      operatorTokens.set(key, kept);
+    }
+    return kept.token;
+  };
+
   return {
     app,
     services,
@@ -76,6 +109,8 @@ export async function createTestApp(
     database,
     call,
     mailsTo,
+    operators,
+    operatorToken,
     async lastLinkToken(address) {
       const [mail] = await mailsTo(address);
       const link = mail?.Links[0];

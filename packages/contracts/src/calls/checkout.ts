@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { TOKEN_BUNDLE_ITEM_CATEGORY } from '../constants';
 import { callBody } from './common';
+import { auditReasonSchema } from './operators';
 
 /**
  * Card checkout of voice-AI token bundles (docs/requirements.md §2, docs/requirements.md §7): Stripe
@@ -72,6 +73,8 @@ export const checkoutCalls = {
   SandboxCheckoutRefund: callBody({
     invoiceTag: invoiceTagSchema,
     amountInCents: z.number().int().positive().max(100_000_000).optional(),
+    /** An operator's change carries its reason (ADR 0045). */
+    reason: auditReasonSchema,
   }),
 } as const;
 

@@ -29,6 +29,7 @@ import {
   licenceResults,
   offlinePublicKeyResultSchema,
 } from './licences';
+import { operatorCalls, operatorResults } from './operators';
 import { passkeyCalls, passkeyResults } from './passkeys';
 import { type CallPath, callPathOf, type OtherPathCall, type PathCall } from './routes';
 import { secondFactorCalls, secondFactorResults } from './second-factor';
@@ -113,6 +114,7 @@ export const callResults = {
   ...appLicenceResults,
   ...voiceAiResults,
   ...checkoutResults,
+  ...operatorResults,
   ...operationResults,
 } as const;
 export type CallName = keyof typeof callResults;
@@ -123,7 +125,7 @@ export type CallResult<N extends CallName> = z.output<(typeof callResults)[N]>;
  * or the session cookie with the Software header), only AuthToken (desktop apps), either or
  * none, the operator's bearer token, a webhook signature, or nothing.
  */
-export type CallAuth = 'session' | 'app' | 'optional' | 'operator' | 'signature' | 'none';
+export type CallAuth = 'session' | 'app' | 'optional' | 'operator' | 'bootstrap' | 'signature' | 'none';
 
 export interface CallRoute {
   method: 'GET' | 'POST';
@@ -201,6 +203,28 @@ const accountPathInfo = {
   ...signInAlertRouteInfo,
 };
 
+/** The operators' own calls (ADR 0044): signed in as an operator unless said otherwise. */
+const operatorRouteInfo = {
+  OperatorBootstrap: { auth: 'bootstrap', summary: "Operator: the first admin's invitation (bootstrap token, once)" },
+  InviteOperator: { auth: 'operator', summary: 'Operator: invite an operator with roles' },
+  AcceptOperatorInvitation: { auth: 'none', summary: 'Operator: set a password from an invitation' },
+  ConfirmOperatorInvitation: { auth: 'none', summary: "Operator: confirm the invitation's authenticator code" },
+  OperatorLogin: { auth: 'none', summary: 'Operator: sign in with a password (answers a challenge)' },
+  OperatorLoginSecondFactor: { auth: 'none', summary: 'Operator: complete a sign-in with the authenticator code' },
+  OperatorLogout: { auth: 'operator', summary: 'Operator: sign out' },
+  OperatorMe: { auth: 'operator', summary: 'Operator: who is signed in' },
+  ListOperatorSessions: { auth: 'operator', summary: "Operator: one's console sessions" },
+  EndOperatorSession: { auth: 'operator', summary: 'Operator: end a console session' },
+  CreateOperatorApiToken: { auth: 'operator', summary: 'Operator: a personal, scoped, expiring API token' },
+  ListOperatorApiTokens: { auth: 'operator', summary: "Operator: API tokens (one's own; an admin sees all)" },
+  RevokeOperatorApiToken: { auth: 'operator', summary: 'Operator: revoke an API token' },
+  ListOperators: { auth: 'operator', summary: 'Operator: every operator' },
+  SetOperatorRoles: { auth: 'operator', summary: "Operator: change an operator's roles" },
+  DisableOperator: { auth: 'operator', summary: 'Operator: disable an operator (sessions and tokens end)' },
+  SearchAudit: { auth: 'operator', summary: 'Operator: search the audit trail' },
+  VerifyAudit: { auth: 'operator', summary: "Operator: prove the audit trail's hash chain" },
+} as const satisfies Record<keyof typeof operatorResults, Omit<CallRoute, 'method' | 'path'>>;
+
 /** Each other call's sign-in and a line on it, for the OpenAPI document; its path is routes.ts'. */
 const otherRouteInfo = {
   CreateWebLoginCode: { auth: 'app', summary: 'A portal link that opens the browser signed in as the customer' },
@@ -252,6 +276,7 @@ const withPaths = <I extends Record<string, Omit<CallRoute, 'method' | 'path'>>>
 /** The API contract's paths (docs/api.md) and a line on each call, by the call's name. */
 export const callRoutes = {
   ...withPaths(accountPathInfo),
+  ...withPaths(operatorRouteInfo),
   ...withPaths(otherRouteInfo),
 } as const satisfies Record<CallName, CallRoute>;
 
@@ -359,6 +384,7 @@ export const callBodies = {
   ...appLicenceCalls,
   ...voiceAiCalls,
   ...checkoutCalls,
+  ...operatorCalls,
 } as const;
 type CallBodies = typeof callBodies;
 export type CallBodyName = keyof CallBodies & CallName;

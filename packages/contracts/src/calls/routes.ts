@@ -1,5 +1,6 @@
 import type { accountResults } from './accounts';
 import type { dataExportResults } from './data-export';
+import type { operatorResults } from './operators';
 import type { passkeyResults } from './passkeys';
 import type { secondFactorResults } from './second-factor';
 import type { signInAlertResults } from './sign-in-alerts';
@@ -20,6 +21,9 @@ export type AccountPathCall =
   | keyof typeof stepUpResults
   | keyof typeof dataExportResults
   | keyof typeof signInAlertResults;
+
+/** The operators' own calls (ADR 0044), answered at `POST /api/admin/<Name>`. */
+export type OperatorPathCall = keyof typeof operatorResults;
 
 /** Every other call's method and path. */
 export const otherCallPaths = {
@@ -64,14 +68,40 @@ export const otherCallPaths = {
   DevMail: { method: 'GET', path: '/api/dev/mail' },
 } as const;
 export type OtherPathCall = keyof typeof otherCallPaths;
-export type PathCall = AccountPathCall | OtherPathCall;
+export type PathCall = AccountPathCall | OperatorPathCall | OtherPathCall;
 
 export type CallPath<N extends PathCall> = N extends OtherPathCall
   ? (typeof otherCallPaths)[N]
-  : { method: 'POST'; path: `/api/accounts/${N}` };
+  : N extends OperatorPathCall
+    ? { method: 'POST'; path: `/api/admin/${N}` }
+    : { method: 'POST'; path: `/api/accounts/${N}` };
+
+/** The operators' own calls by name (routes.ts is read without the schemas: a list, not the map). */
+const OPERATOR_PATH_CALLS: readonly string[] = [
+  'OperatorBootstrap',
+  'InviteOperator',
+  'AcceptOperatorInvitation',
+  'ConfirmOperatorInvitation',
+  'OperatorLogin',
+  'OperatorLoginSecondFactor',
+  'OperatorLogout',
+  'OperatorMe',
+  'ListOperatorSessions',
+  'EndOperatorSession',
+  'CreateOperatorApiToken',
+  'ListOperatorApiTokens',
+  'RevokeOperatorApiToken',
+  'ListOperators',
+  'SetOperatorRoles',
+  'DisableOperator',
+  'SearchAudit',
+  'VerifyAudit',
+] satisfies OperatorPathCall[];
 
 /** A call's method and path. */
 export function callPathOf<N extends PathCall>(name: N): CallPath<N> {
   const other = Object.hasOwn(otherCallPaths, name) ? otherCallPaths[name as OtherPathCall] : undefined;
-  return (other ?? { method: 'POST', path: `/api/accounts/${name}` }) as CallPath<N>;
+  if (other) return other as CallPath<N>;
+  const area = OPERATOR_PATH_CALLS.includes(name) ? 'admin' : 'accounts';
+  return { method: 'POST', path: `/api/${area}/${name}` } as CallPath<N>;
 }

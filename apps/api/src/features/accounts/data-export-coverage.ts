@@ -31,6 +31,9 @@ export const EXPORTED_TABLES = {
 } as const;
 
 export const LEFT_OUT_TABLES = {
+  audit_entries:
+    "the back office's audit trail (ADR 0045): operators' accountability, not the customer's data; what an action changed (tokens, licences, devices) is in those sections",
+  operators: "the company's own staff accounts (ADR 0044), no customer's: their e-mail column is an operator's address",
   action_tokens: 'hashes of single-use mail links: secrets, and the mails they came in are in Mails',
   sign_in_challenges: 'hashes of five-minute sign-in challenges: secrets, gone within minutes',
   passkey_challenges: 'hashes of five-minute passkey challenges: secrets, gone within minutes',

@@ -8,7 +8,6 @@ import {
   TOTP_TOLERANCE_STEPS,
 } from '@soundid/contracts';
 import { and, count, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
-import { generateURI, ScureBase32Plugin, verifySync } from 'otplib';
 import type { Database, Queryable } from '../../db/client';
 import { users } from '../../db/schema';
 import { recoveryCodes, signInChallenges, totpFactors } from '../../db/second-factor-schema';
@@ -16,6 +15,7 @@ import { addMinutes, type Clock, type Random } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
 import { SecretBox } from '../../lib/secret-box';
 import { hashToken, newOpaqueToken } from '../../lib/secrets';
+import { newTotpSecret, totpStepOf, totpUrl } from '../../lib/totp';
 import type { Mailer } from '../mail/mailer';
 import type { AttemptLimiter, LockingRule } from './attempt-limits';
 import { recoveryCodeUsedMail, twoStepTurnedOffMail } from './mails';
@@ -33,11 +33,9 @@ export interface SecondFactorDeps {
 }
 
 /** The box authenticator secrets are sealed in, under the service's secret (ADR 0037). */
-export const totpSecretBox = (serviceSecret: string, random: Random) => new SecretBox(serviceSecret, 'totp-secret', random);
+export const totpSecretBox = (serviceSecret: string, random: Random) =>
+  new SecretBox(serviceSecret, 'totp-secret', random);
 
-const base32 = new ScureBase32Plugin();
-/** 20 random bytes: the secret length RFC 4226 recommends and authenticator apps expect. */
-const SECRET_BYTES = 20;
 const RECOVERY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
 
 /** A proven second factor: which kind, and for TOTP the time step it was accepted at. */
@@ -75,7 +73,7 @@ export class SecondFactorService {
 
   /** A new secret, pending until confirmed; a pending one is replaced, an enabled one refused. */
   async beginSetup(userId: string, email: string): Promise<{ Secret: string; OtpauthUrl: string }> {
-    const secret = base32.encode(this.deps.random.bytes(SECRET_BYTES));
+    const secret = newTotpSecret(this.deps.random);
     const sealedSecret = this.deps.box.seal(secret);
     const now = this.deps.clock.now();
     const written = await this.deps.db
@@ -88,14 +86,7 @@ export class SecondFactorService {
       })
       .returning({ userId: totpFactors.userId });
     if (written.length === 0) throw new Fault('TotpAlreadyEnabled');
-    const OtpauthUrl = generateURI({
-      issuer: TOTP_ISSUER,
-      label: email,
-      secret,
-      digits: TOTP_DIGITS,
-      period: TOTP_PERIOD_SECONDS,
-    });
-    return { Secret: secret, OtpauthUrl };
+    return { Secret: secret, OtpauthUrl: totpUrl(secret, email) };
   }
 
   /** The app's first code turns TOTP on; the answer carries the recovery codes, shown once. */
@@ -272,16 +263,7 @@ export class SecondFactorService {
 
   /** The time step a code is valid for (within ±1 step, after `afterStep`), or undefined. */
   private totpStep(sealedSecret: string, code: string, afterStep: number | null): number | undefined {
-    const result = verifySync({
-      secret: this.deps.box.open(sealedSecret),
-      token: code,
-      digits: TOTP_DIGITS,
-      period: TOTP_PERIOD_SECONDS,
-      epoch: Math.floor(this.deps.clock.now().getTime() / 1000),
-      epochTolerance: TOTP_TOLERANCE_STEPS * TOTP_PERIOD_SECONDS,
-      ...(afterStep !== null ? { afterTimeStep: afterStep } : {}),
-    });
-    return result.valid && 'timeStep' in result ? result.timeStep : undefined;
+    return totpStepOf(this.deps.box.open(sealedSecret), code, this.deps.clock.now(), afterStep);
   }
 
   private async replaceRecoveryCodes(tx: Queryable, userId: string): Promise<string[]> {

@@ -1,6 +1,11 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { TOTP_PERIOD_SECONDS } from '@soundid/contracts';
+import { generateSync } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpVerified } from '../../../test/accounts-flow';
 import { ADMIN_TOKEN, createTestApp, type TestApp } from '../../../test/kit/test-app';
@@ -8,10 +13,12 @@ import { ADMIN_TOKEN, createTestApp, type TestApp } from '../../../test/kit/test
 const run = promisify(execFile);
 let t: TestApp;
 let baseUrl: string;
+let support: string;
 beforeAll(async () => {
   t = await createTestApp();
   await signUpVerified(t, 'vic@example.com');
   baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  support = await t.operatorToken(['support']);
 });
 afterAll(() => t.close());
 
@@ -30,76 +37,145 @@ describe('operator API', () => {
   it('looks up a customer', async () => {
     const res = await t.app.inject({
       url: '/api/admin/user?email=VIC@example.com',
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      headers: { authorization: `Bearer ${support}` },
     });
     expect(res.json().Result).toMatchObject({ Email: 'vic@example.com', EmailVerified: true, ActiveSessions: 1 });
     const missing = await t.app.inject({
       url: '/api/admin/user?email=nobody@example.com',
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      headers: { authorization: `Bearer ${support}` },
     });
     expect(missing.json().Fault.ExceptionName).toBe('UserNotFound');
   });
 });
 
 describe('npm run admin', () => {
-  const cli = (...args: string[]) =>
+  /** Each CLI run gets a config folder of its own: the kept tokens of `login` go there. */
+  const configHome = mkdtempSync(path.join(tmpdir(), 'soundid-cli-config-'));
+  const cli = (args: string[], env: Record<string, string> = {}) =>
     run(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../../cli/admin.ts', import.meta.url)), ...args], {
-      env: { ...process.env, ADMIN_TOKEN: '' },
+      env: { ...process.env, ADMIN_TOKEN: '', SOUNDID_OPERATOR_TOKEN: '', XDG_CONFIG_HOME: configHome, ...env },
     });
 
   it('prints a customer', async () => {
-    const { stdout } = await cli('user', '--email', 'vic@example.com', '--url', baseUrl, '--token', ADMIN_TOKEN);
+    const { stdout } = await cli(['user', '--email', 'vic@example.com', '--url', baseUrl, '--token', support]);
     expect(stdout).toContain('Email: vic@example.com');
     expect(stdout).toContain('EmailVerified: true');
   });
 
-  it('finds the service on PORT when neither --url nor PUBLIC_URL is given', async () => {
-    const { stdout } = await run(
-      process.execPath,
-      ['--import', 'tsx', fileURLToPath(new URL('../../cli/admin.ts', import.meta.url)), 'products'],
-      { env: { ...process.env, ADMIN_TOKEN, PUBLIC_URL: '', PORT: new URL(baseUrl).port } },
-    );
+  it('finds the service on PORT and the token in SOUNDID_OPERATOR_TOKEN', async () => {
+    const { stdout } = await cli(['products'], {
+      SOUNDID_OPERATOR_TOKEN: support,
+      PUBLIC_URL: '',
+      PORT: new URL(baseUrl).port,
+    });
     expect(stdout).toMatch(/^sid-reference\s+SoundIDReference\s/m);
   });
 
-  it('prints the service metrics', async () => {
-    const { stdout } = await cli('metrics', '--url', baseUrl, '--token', ADMIN_TOKEN);
+  it('prints the service metrics for an admin', async () => {
+    const admin = await t.operatorToken(['admin']);
+    const { stdout } = await cli(['metrics', '--url', baseUrl, '--token', admin]);
     expect(JSON.parse(stdout)).toMatchObject({
       HeapUsedBytes: expect.any(Number),
       Database: { Connections: { total: expect.any(Number) } },
     });
+    await expect(cli(['metrics', '--url', baseUrl, '--token', support])).rejects.toMatchObject({
+      stderr: expect.stringContaining('OperatorForbidden'),
+    });
   });
 
-  it('grants tokens once per reference', async () => {
-    const args = [
-      '--email',
-      'vic@example.com',
-      '--amount',
-      '250',
-      '--reference',
-      'T-1',
-      '--url',
-      baseUrl,
-      '--token',
-      ADMIN_TOKEN,
-    ];
-    expect((await cli('grant-tokens', ...args)).stdout).toBe('granted 250 tokens\nbalance 250\n');
-    expect((await cli('grant-tokens', ...args)).stdout).toBe('already granted for this reference\nbalance 250\n');
+  it('grants tokens once per reference, with a reason', async () => {
+    const finance = await t.operatorToken(['finance']);
+    const args = ['--email', 'vic@example.com', '--amount', '250', '--reference', 'T-1', '--reason', 'goodwill T-1'];
+    const common = ['--url', baseUrl, '--token', finance];
+    expect((await cli(['grant-tokens', ...args, ...common])).stdout).toBe('granted 250 tokens\nbalance 250\n');
+    expect((await cli(['grant-tokens', ...args, ...common])).stdout).toBe(
+      'already granted for this reference\nbalance 250\n',
+    );
     await expect(
-      cli('grant-tokens', '--email', 'vic@example.com', '--amount', '-5', '--url', baseUrl),
-    ).rejects.toMatchObject({
-      code: 2,
-    });
+      cli(['grant-tokens', '--email', 'vic@example.com', '--amount', '-5', ...common]),
+    ).rejects.toMatchObject({ code: 2 });
+    await expect(cli(['grant-tokens', '--email', 'vic@example.com', '--amount', '5', ...common])).rejects.toMatchObject(
+      { code: 2, stderr: expect.stringContaining('--reason is required') },
+    );
   });
 
-  it('prints help, and fails clearly on a bad token or a missing option', async () => {
-    expect((await cli('--help')).stdout).toContain('user --email <address>');
-    await expect(cli('user', '--email', 'vic@example.com', '--url', baseUrl, '--token', 'bad')).rejects.toMatchObject({
-      stderr: expect.stringContaining('AdminTokenInvalid'),
+  it('prints help, and fails clearly on a bad token, no sign-in or a missing option', async () => {
+    expect((await cli(['--help'])).stdout).toContain('user --email <address>');
+    await expect(cli(['user', '--email', 'vic@example.com', '--url', baseUrl, '--token', 'bad'])).rejects.toMatchObject(
+      {
+        stderr: expect.stringContaining('AdminTokenInvalid'),
+      },
+    );
+    await expect(cli(['user', '--email', 'vic@example.com', '--url', baseUrl])).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('npm run admin -- login'),
     });
-    await expect(cli('user', '--url', baseUrl, '--token', ADMIN_TOKEN)).rejects.toMatchObject({
+    await expect(cli(['user', '--url', baseUrl, '--token', support])).rejects.toMatchObject({
       code: 2,
       stderr: expect.stringContaining('--email is required'),
     });
   });
+
+  it('bootstraps the first admin, who activates, signs in, keeps a token, acts and proves the audit trail', async () => {
+    // A service of its own: the bootstrap works once per database.
+    const fresh = await createTestApp();
+    const url = await fresh.app.listen({ port: 0, host: '127.0.0.1' });
+    const home = mkdtempSync(path.join(tmpdir(), 'soundid-cli-config-'));
+    const as = (args: string[], env: Record<string, string> = {}) =>
+      cli([...args, '--url', url], { XDG_CONFIG_HOME: home, ...env });
+    const codeAt = (secret: string, steps: number) =>
+      generateSync({ secret, epoch: Math.floor(fresh.clock.now().getTime() / 1000) + steps * TOTP_PERIOD_SECONDS });
+    try {
+      const boot = await as(['bootstrap', '--email', 'Boss@Example.com', '--name', 'Boss'], { ADMIN_TOKEN });
+      const link = boot.stdout.match(/http\S+\/console\/invitation\/\S+/)?.[0] as string;
+      expect(link).toBeTruthy();
+      await expect(
+        as(['bootstrap', '--email', 'x@example.com', '--name', 'X'], { ADMIN_TOKEN: 'wrong' }),
+      ).rejects.toMatchObject({
+        stderr: expect.stringContaining('AdminTokenInvalid'),
+      });
+
+      const accepted = await as(['accept-invitation', '--link', link], {
+        OPERATOR_PASSWORD: 'a long operator password',
+      });
+      const secret = accepted.stdout.match(/secret: (\S+)/)?.[1] as string;
+      expect(accepted.stdout).toContain('confirm-invitation');
+      await as(['confirm-invitation', '--link', link, '--code', codeAt(secret, 0)]);
+
+      const login = await as(['login', '--email', 'boss@example.com', '--code', codeAt(secret, 1)], {
+        OPERATOR_PASSWORD: 'a long operator password',
+      });
+      expect(login.stdout).toContain('signed in as boss@example.com (admin)');
+      const kept = path.join(home, 'my-soundid', 'operator-tokens.json');
+      expect(statSync(kept).mode & 0o777).toBe(0o600);
+
+      expect((await as(['whoami'])).stdout).toContain('boss@example.com (admin) via token, scope write');
+      const keys = await as([
+        'issue-keys',
+        '--product',
+        'sid-reference',
+        '--count',
+        '2',
+        '--reason',
+        'reseller order 42',
+      ]);
+      expect(keys.stdout.trim().split('\n')).toHaveLength(2);
+      const audit = await as(['audit', '--action', 'AdminIssueKeys']);
+      expect(audit.stdout).toMatch(/boss@example\.com AdminIssueKeys done product:sid-reference — reseller order 42/);
+      expect((await as(['verify-audit'])).stdout).toMatch(/audit trail intact: \d+ entries/);
+
+      // The bootstrap token is closed now.
+      await expect(
+        as(['bootstrap', '--email', 'late@example.com', '--name', 'Late'], { ADMIN_TOKEN }),
+      ).rejects.toMatchObject({
+        stderr: expect.stringContaining('BootstrapClosed'),
+      });
+
+      await as(['logout']);
+      await expect(as(['whoami'])).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('login') });
+    } finally {
+      await fresh.close();
+    }
+    // Eleven runs of the CLI, each a Node process compiling TypeScript.
+  }, 120_000);
 });

@@ -1,26 +1,23 @@
-import { callSchemas, emailSchema } from '@soundid/contracts';
+import { callSchemas, operatorQueries } from '@soundid/contracts';
 import { and, count, eq, gt, isNull } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { Database, DatabaseHandle } from '../../db/client';
 import { sessions, socialAccounts } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
 import { findUserByEmail, toUser } from '../accounts/users-repo';
-import { requireOperator } from './operator-auth';
+import type { OperatorGuard } from '../operators/operator-guard';
 
-/** The operator API behind `npm run admin`, authenticated with the operator token. */
+/** The operator API behind `npm run admin`: a customer, and the process's own figures (ADR 0044). */
 export const adminRoutes: FastifyPluginAsyncZod<{
   db: Database;
   clock: Clock;
   database: DatabaseHandle;
-  adminToken: string;
-}> = async (app, { db, clock, database, adminToken }) => {
-  app.addHook('onRequest', requireOperator(adminToken));
-
+  guard: OperatorGuard;
+}> = async (app, { db, clock, database, guard }) => {
   app.get(
     '/api/admin/user',
-    { schema: { querystring: z.object({ email: emailSchema }), ...callSchemas.AdminUser } },
+    { schema: { querystring: operatorQueries.AdminUser, ...callSchemas.AdminUser }, onRequest: guard.for('AdminUser') },
     async (request) => {
       const user = await findUserByEmail(db, request.query.email);
       if (!user) throw new Fault('UserNotFound');
@@ -47,7 +44,10 @@ export const adminRoutes: FastifyPluginAsyncZod<{
   /** Memory and database connections, for operators and the load test (`?gc=1` collects first when allowed). */
   app.get(
     '/api/admin/metrics',
-    { schema: { querystring: z.object({ gc: z.enum(['0', '1']).optional() }), ...callSchemas.AdminMetrics } },
+    {
+      schema: { querystring: operatorQueries.AdminMetrics, ...callSchemas.AdminMetrics },
+      onRequest: guard.for('AdminMetrics'),
+    },
     async (request) => {
       const collect = (globalThis as { gc?: () => void }).gc;
       if (request.query.gc === '1' && collect) collect();

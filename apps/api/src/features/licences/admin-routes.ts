@@ -1,87 +1,108 @@
-import { callSchemas, serialSchema } from '@soundid/contracts';
+import { callSchemas } from '@soundid/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { Database } from '../../db/client';
 import type { Random } from '../../lib/clock';
-import { requireOperator } from '../admin/operator-auth';
-import { PRODUCTS } from './catalogue';
-import { UPGRADE_CODE_SHAPES } from './codes';
+import type { AuditTrail } from '../operators/audit-trail';
+import { type OperatorGuard, operatorOf, originOf } from '../operators/operator-guard';
+import { CAMPAIGN_ADAM, PRODUCTS } from './catalogue';
 import { addSerials, issueKeys, issueUpgradeCodes } from './issuance';
 import type { LicenceService } from './service';
 
-const productCode = z
-  .string()
-  .trim()
-  .min(1)
-  .max(64)
-  .regex(/^[a-z0-9-]+$/);
+/** What the audit keeps of issued keys and codes: how many, and each one's last six characters. */
+const tails = (codes: string[]) => codes.map((code) => code.slice(-6));
 
-/** Operator API of the licences area (`npm run admin -- products|issue-keys|issue-upgrade-codes|add-serials`). */
+/**
+ * Operator API of the licences area (`npm run admin -- products|issue-keys|issue-upgrade-codes|add-serials`):
+ * the catalogue for every operator; issuing and importing for admins, each issue audited in
+ * the transaction that writes it (ADR 0045).
+ */
 export const licenceAdminRoutes: FastifyPluginAsyncZod<{
   licences: LicenceService;
   db: Database;
   random: Random;
-  adminToken: string;
-}> = async (app, { licences, db, random, adminToken }) => {
-  app.addHook('onRequest', requireOperator(adminToken));
-
-  app.get('/api/admin/products', { schema: callSchemas.AdminProducts }, async () => ({
-    Success: true as const,
-    Result: PRODUCTS.map((p) => ({
-      Code: p.code,
-      ProductName: p.productName,
-      DisplayName: p.displayName,
-      Line: p.line,
-      Kind: p.kind,
-      InstancesMax: p.instancesMax,
-      TrialDays: p.trialDays ?? null,
-    })),
-  }));
-
-  app.post(
-    '/api/admin/issue-keys',
-    {
-      schema: {
-        body: z.strictObject({ product: productCode, count: z.number().int().min(1).max(1000) }),
-        ...callSchemas.AdminIssueKeys,
-      },
-    },
-    async (request) => ({
+  guard: OperatorGuard;
+  audit: AuditTrail;
+}> = async (app, { licences, db, random, guard, audit }) => {
+  app.get(
+    '/api/admin/products',
+    { schema: callSchemas.AdminProducts, onRequest: guard.for('AdminProducts') },
+    async () => ({
       Success: true as const,
-      Result: { Keys: await issueKeys(licences, db, request.body.product, request.body.count) },
+      Result: PRODUCTS.map((p) => ({
+        Code: p.code,
+        ProductName: p.productName,
+        DisplayName: p.displayName,
+        Line: p.line,
+        Kind: p.kind,
+        InstancesMax: p.instancesMax,
+        TrialDays: p.trialDays ?? null,
+      })),
     }),
   );
 
   app.post(
-    '/api/admin/issue-upgrade-codes',
-    {
-      schema: {
-        body: z.strictObject({
-          product: productCode,
-          from: z.array(productCode).min(1).max(20),
-          count: z.number().int().min(1).max(1000),
-          shape: z.enum(UPGRADE_CODE_SHAPES).default('upg'),
-        }),
-        ...callSchemas.AdminIssueUpgradeCodes,
-      },
-    },
+    '/api/admin/issue-keys',
+    { schema: callSchemas.AdminIssueKeys, onRequest: guard.for('AdminIssueKeys') },
     async (request) => {
-      const { product, from, count, shape } = request.body;
-      return {
-        Success: true as const,
-        Result: { Codes: await issueUpgradeCodes(db, random, { target: product, from, count, shape }) },
-      };
+      const { product, count, reason } = request.body;
+      const keys = await db.transaction(async (tx) => {
+        const issued = await issueKeys(licences, tx, product, count);
+        await audit.append(tx, {
+          actor: operatorOf(request),
+          action: 'AdminIssueKeys',
+          outcome: 'done',
+          target: { type: 'product', id: product },
+          after: { count, keyEndings: tails(issued) },
+          reason,
+          origin: originOf(request),
+        });
+        return issued;
+      });
+      return { Success: true as const, Result: { Keys: keys } };
+    },
+  );
+
+  app.post(
+    '/api/admin/issue-upgrade-codes',
+    { schema: callSchemas.AdminIssueUpgradeCodes, onRequest: guard.for('AdminIssueUpgradeCodes') },
+    async (request) => {
+      const { product, from, count, shape, reason } = request.body;
+      const codes = await db.transaction(async (tx) => {
+        const issued = await issueUpgradeCodes(tx, random, { target: product, from, count, shape });
+        await audit.append(tx, {
+          actor: operatorOf(request),
+          action: 'AdminIssueUpgradeCodes',
+          outcome: 'done',
+          target: { type: 'product', id: product },
+          after: { from, count, shape, codeEndings: tails(issued) },
+          reason,
+          origin: originOf(request),
+        });
+        return issued;
+      });
+      return { Success: true as const, Result: { Codes: codes } };
     },
   );
 
   app.post(
     '/api/admin/add-serials',
-    {
-      schema: {
-        body: z.strictObject({ serials: z.array(serialSchema).min(1).max(10_000) }),
-        ...callSchemas.AdminAddSerials,
-      },
+    { schema: callSchemas.AdminAddSerials, onRequest: guard.for('AdminAddSerials') },
+    async (request) => {
+      const { serials, reason } = request.body;
+      const result = await db.transaction(async (tx) => {
+        const added = await addSerials(tx, serials);
+        await audit.append(tx, {
+          actor: operatorOf(request),
+          action: 'AdminAddSerials',
+          outcome: 'done',
+          target: { type: 'campaign', id: CAMPAIGN_ADAM.id },
+          after: added,
+          reason,
+          origin: originOf(request),
+        });
+        return added;
+      });
+      return { Success: true as const, Result: result };
     },
-    async (request) => ({ Success: true as const, Result: await addSerials(db, request.body.serials) }),
   );
 };

@@ -1,4 +1,4 @@
-import { LICENSE_KEY_LENGTH } from '@soundid/contracts';
+import { LICENSE_KEY_LENGTH, type UpgradeCodeShape } from '@soundid/contracts';
 import type { Random } from '../../lib/clock';
 
 /** No 0/O or 1/I: keys are read aloud and typed from print. 32 symbols, 5 bits each. */
@@ -20,9 +20,6 @@ export function newLicenseKey(random: Random): string {
 export function formatLicenseKey(key: string): string {
   return key.match(/.{1,6}/g)?.join('-') ?? key;
 }
-
-export const UPGRADE_CODE_SHAPES = ['upg', 'seven', 'grace'] as const;
-export type UpgradeCodeShape = (typeof UPGRADE_CODE_SHAPES)[number];
 
 /**
  * The three shapes of the spec: UPG- and 12 symbols; exactly 7 symbols; 10 symbols ending in

@@ -1,9 +1,10 @@
+import type { UpgradeCodeShape } from '@soundid/contracts';
 import type { Queryable } from '../../db/client';
 import { campaignSerials, upgradeCodes } from '../../db/licences-schema';
 import type { Random } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
 import { CAMPAIGN_ADAM, productByCode } from './catalogue';
-import { formatLicenseKey, newUpgradeCode, normalizeCode, type UpgradeCodeShape } from './codes';
+import { formatLicenseKey, newUpgradeCode, normalizeCode } from './codes';
 import type { LicenceService } from './service';
 
 /** What operators create (`npm run admin`): activation keys, upgrade codes, campaign serials. */

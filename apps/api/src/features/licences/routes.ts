@@ -3,6 +3,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Database } from '../../db/client';
 import type { Clock, Random } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
+import type { AuditTrail } from '../operators/audit-trail';
+import type { OperatorGuard } from '../operators/operator-guard';
 import { actionRoutes } from './actions';
 import { licenceAdminRoutes } from './admin-routes';
 import { appLicenceRoutes } from './app-routes';
@@ -20,12 +22,13 @@ export interface LicenceRoutesOptions {
   offlineActivation: boolean;
   /** The offline licence signer, loaded on first use; undefined when it has no key. */
   offlineSigner(): OfflineLicenseSigner | undefined;
-  adminToken: string;
+  guard: OperatorGuard;
+  audit: AuditTrail;
 }
 
 /** The licences area: the portal's calls, the action URLs, the desktop-app calls and the operator API. */
 export const licenceRoutes: FastifyPluginAsyncZod<LicenceRoutesOptions> = async (app, options) => {
-  const { db, clock, random, licences, licenceList: list, offlineActivation, adminToken } = options;
+  const { db, clock, random, licences, licenceList: list, offlineActivation, guard, audit } = options;
   const ok = <T>(Result: T) => ({ Success: true as const, Result });
 
   const offlineSigner = (): OfflineLicenseSigner => {
@@ -107,5 +110,5 @@ export const licenceRoutes: FastifyPluginAsyncZod<LicenceRoutesOptions> = async 
 
   await app.register(actionRoutes, { licences });
   await app.register(appLicenceRoutes, { licences });
-  await app.register(licenceAdminRoutes, { licences, db, random, adminToken });
+  await app.register(licenceAdminRoutes, { licences, db, random, guard, audit });
 };

@@ -1,15 +1,16 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { PASSWORD } from '../../../test/accounts-flow';
-import { ADMIN_TOKEN, type TestApp } from '../../../test/kit/test-app';
+import type { TestApp } from '../../../test/kit/test-app';
 
 /** Helpers of the licences tests: operator calls and the GET action URLs. */
 
-export function adminCall(t: TestApp, url: string, payload?: unknown): Promise<LightMyRequestResponse> {
+export async function adminCall(t: TestApp, url: string, payload?: object): Promise<LightMyRequestResponse> {
   return t.app.inject({
     method: payload === undefined ? 'GET' : 'POST',
     url,
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-    ...(payload === undefined ? {} : { payload: payload as object }),
+    headers: { authorization: `Bearer ${await t.operatorToken()}` },
+    // Every operator change carries a reason (ADR 0045).
+    ...(payload === undefined ? {} : { payload: { reason: 'test', ...payload } }),
   });
 }
 

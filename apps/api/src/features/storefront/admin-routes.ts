@@ -1,29 +1,29 @@
-import { callSchemas, emailSchema, type StorefrontOrderSummary } from '@soundid/contracts';
+import { callSchemas, operatorQueries, type StorefrontOrderSummary } from '@soundid/contracts';
 import { asc, eq, inArray, or } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { Database } from '../../db/client';
 import { licenseKeys } from '../../db/licences-schema';
 import { users } from '../../db/schema';
 import { storefrontOrderKeys, storefrontOrders } from '../../db/storefront-schema';
 import { findUserByEmail } from '../accounts/users-repo';
-import { requireOperator } from '../admin/operator-auth';
 import { formatLicenseKey } from '../licences/codes';
+import type { OperatorGuard } from '../operators/operator-guard';
 
 /**
  * Support's view of a customer's storefront orders (`npm run admin -- orders --email …`): the
  * orders bought with that address or granted to that account, with their keys in full and
  * where each is registered now.
  */
-export const storefrontAdminRoutes: FastifyPluginAsyncZod<{ db: Database; adminToken: string }> = async (
+export const storefrontAdminRoutes: FastifyPluginAsyncZod<{ db: Database; guard: OperatorGuard }> = async (
   app,
-  { db, adminToken },
+  { db, guard },
 ) => {
-  app.addHook('onRequest', requireOperator(adminToken));
-
   app.get(
     '/api/admin/storefront-orders',
-    { schema: { querystring: z.object({ email: emailSchema }), ...callSchemas.AdminStorefrontOrders } },
+    {
+      schema: { querystring: operatorQueries.AdminStorefrontOrders, ...callSchemas.AdminStorefrontOrders },
+      onRequest: guard.for('AdminStorefrontOrders'),
+    },
     async (request) => {
       const email = request.query.email.toLowerCase();
       const user = await findUserByEmail(db, email);

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Database } from '../../db/client';
 import { deliveryFromRequest } from '../../integrations/shopify/webhook-delivery';
+import type { OperatorGuard } from '../operators/operator-guard';
 import { storefrontAdminRoutes } from './admin-routes';
 import type { StorefrontOrderService } from './order-fulfilment';
 
@@ -18,9 +19,9 @@ const WEBHOOK_BODY_LIMIT = 1024 * 1024;
 export const storefrontRoutes: FastifyPluginAsyncZod<{
   db: Database;
   orders: StorefrontOrderService | undefined;
-  adminToken: string;
-}> = async (app, { db, orders, adminToken }) => {
-  await app.register(storefrontAdminRoutes, { db, adminToken });
+  guard: OperatorGuard;
+}> = async (app, { db, orders, guard }) => {
+  await app.register(storefrontAdminRoutes, { db, guard });
   if (!orders) return;
   await app.register(shopifyWebhookRoute(orders));
 };

@@ -3,7 +3,7 @@ import { maskLicenseKey } from '@soundid/contracts';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, signUpVerified } from '../../../test/accounts-flow';
-import { ADMIN_TOKEN, createTestApp, type TestApp } from '../../../test/kit/test-app';
+import { createTestApp, type TestApp } from '../../../test/kit/test-app';
 import { deliverShopifyWebhook, newWebhookId, shopifyOrder } from '../../../test/storefront';
 import { licenseKeys } from '../../db/licences-schema';
 import { shopifyWebhookEvents, storefrontOrderKeys, storefrontOrders } from '../../db/storefront-schema';
@@ -300,11 +300,11 @@ describe('no account with the order e-mail', () => {
 });
 
 describe('operator view (npm run admin -- orders)', () => {
-  const orders = (email: string, token = ADMIN_TOKEN) =>
+  const orders = async (email: string, token?: string) =>
     t.app.inject({
       method: 'GET',
       url: `/api/admin/storefront-orders?email=${encodeURIComponent(email)}`,
-      headers: { authorization: `Bearer ${token}` },
+      headers: { authorization: `Bearer ${token ?? (await t.operatorToken(['support']))}` },
     });
 
   it("lists a customer's orders with their keys and where each key is registered now", async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, PASSWORD, signUpVerified } from '../../../test/accounts-flow';
-import { ADMIN_TOKEN, createTestApp, type TestApp } from '../../../test/kit/test-app';
+import { createTestApp, type TestApp } from '../../../test/kit/test-app';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -8,12 +8,12 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const grant = (email: string, amount: number, reference?: string) =>
+const grant = async (email: string, amount: number, reference?: string) =>
   t.app.inject({
     method: 'POST',
     url: '/api/admin/grant-tokens',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-    payload: { email, amount, ...(reference ? { reference } : {}) },
+    headers: { authorization: `Bearer ${await t.operatorToken(['finance'])}` },
+    payload: { email, amount, reason: 'test grant', ...(reference ? { reference } : {}) },
   });
 const login = async (email: string) =>
   (await t.call('/api/accounts/LoginByEmail', { email, password: PASSWORD })).json().Token as string;

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, signUpVerified } from '../../../test/accounts-flow';
-import { ADMIN_TOKEN, createTestApp, type TestApp } from '../../../test/kit/test-app';
+import { createTestApp, type TestApp } from '../../../test/kit/test-app';
 import {
   chargeRefundedEvent,
   deliverSigned,
@@ -52,12 +52,12 @@ const status = async (token: string, invoiceTag: string) =>
   (await t.call('/api/voiceai/GetPaymentStatus', { invoiceTag }, token)).json().Result.PaymentIntentStatus;
 const spend = (token: string, seconds: number, requestId: string) =>
   t.call('/api/apps/ConsumeTokens', { seconds, requestId }, token);
-const refund = (invoiceTag: string, amountInCents?: number, adminToken = ADMIN_TOKEN) =>
+const refund = async (invoiceTag: string, amountInCents?: number, operatorToken?: string) =>
   t.app.inject({
     method: 'POST',
     url: '/api/sandbox/checkout/refund',
-    headers: { authorization: `Bearer ${adminToken}` },
-    payload: { invoiceTag, ...(amountInCents ? { amountInCents } : {}) },
+    headers: { authorization: `Bearer ${operatorToken ?? (await t.operatorToken(['finance']))}` },
+    payload: { invoiceTag, reason: 'customer asked, ticket R-1', ...(amountInCents ? { amountInCents } : {}) },
   });
 const lotOf = async (invoiceTag: string) =>
   (
@@ -113,7 +113,7 @@ describe('a payment that does not match its checkout (ASVS 2.2.1, 2.2.3: checked
     const listed = await t.app.inject({
       method: 'GET',
       url: '/api/admin/payment-mismatches',
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      headers: { authorization: `Bearer ${await t.operatorToken(['finance'])}` },
     });
     expect(listed.statusCode).toBe(200);
     expect(listed.json().Result).toContainEqual({
