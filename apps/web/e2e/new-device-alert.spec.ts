@@ -31,7 +31,7 @@ describe('a sign-in from a new browser', () => {
     const account = await createVerifiedAccount(base, 'new-device');
     const appSession = await sameClientToken(account);
     expect((await mailsTo(account.email)).map((mail) => mail.Subject)).not.toContain(
-      'New sign-in to your SoundID account',
+      'New sign-in to your My SoundID account',
     );
 
     // A browser the account has not seen.
@@ -43,7 +43,7 @@ describe('a sign-in from a new browser', () => {
 
     const reportPath = await mailLink(base, account.email, '/report-sign-in/');
     const [alert] = (await mailsTo(account.email)).filter(
-      (mail) => mail.Subject === 'New sign-in to your SoundID account',
+      (mail) => mail.Subject === 'New sign-in to your My SoundID account',
     );
     expect(alert?.Text).toMatch(/Device: Chrome on \w+/);
     expect(alert?.Text).toMatch(/IP address: (127\.0\.0\.1|::1|::ffff:127\.0\.0\.1)/);

@@ -83,6 +83,8 @@ describe('passkeys', () => {
     await signOut();
     await logIn(page, account.email, account.password);
     await page.getByRole('heading', { name: 'Two-step verification' }).waitFor();
+    // One passkey choice on the code step: the one that completes this sign-in.
+    expect(await page.getByRole('button', { name: /passkey/i }).allTextContents()).toEqual(['Use a passkey']);
     await page.getByRole('button', { name: 'Use a passkey' }).click();
     await page.waitForURL('**/products');
 

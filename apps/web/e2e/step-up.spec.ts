@@ -1,7 +1,8 @@
+import { generateSync } from 'otplib';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { apiResult, apiToken, createVerifiedAccount, mailLink } from './accounts';
-import { appStarted, useBrowser } from './browser';
+import { apiResult, apiToken, createVerifiedAccount, logIn, mailLink } from './accounts';
+import { appStarted, MOBILE, useBrowser } from './browser';
 
 /**
  * Step-up in Chromium (ADR 0040; ASVS 7.5.1): a browser opened signed in by a desktop app's
@@ -12,8 +13,8 @@ describe('step-up before what matters', () => {
   const browser = useBrowser();
 
   /** A browser signed in by the customer's desktop app (no proof of presence in it). */
-  const openedByApp = async (page: Page, account: { email: string; password: string }, path: string) => {
-    const app = await apiToken(browser.baseUrl, account);
+  const openedByApp = async (page: Page, account: { email: string; password: string }, path: string, app?: string) => {
+    app ??= await apiToken(browser.baseUrl, account);
     const { Url } = await apiResult<{ Url: string }>(browser.baseUrl, '/api/apps/CreateWebLoginCode', { path }, app);
     const link = new URL(Url);
     await page.goto(`${link.pathname}${link.search}`);
@@ -43,6 +44,51 @@ describe('step-up before what matters', () => {
     await page.getByText('We have sent a confirmation link to your new email address.').waitFor();
     expect(await dialog.count()).toBe(0);
     expect(await mailLink(browser.baseUrl, newEmail, '/verify-email-change/')).toMatch(/^\/verify-email-change\//);
+  });
+
+  it('makes Confirm the one primary button and lists the other ways on one line, on a desktop and a phone', async () => {
+    const base = browser.baseUrl;
+    const account = await createVerifiedAccount(base, 'step-up-ways');
+    // The app signs in before two-step verification is on; its session then opens the portal.
+    const app = await apiToken(base, account);
+    const page = await browser.newPage();
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('WebAuthn.enable');
+    await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+      },
+    });
+    await logIn(page, account.email, account.password);
+    await page.waitForURL('**/products');
+    await page.goto('/profile');
+    const passkeys = page.getByRole('region', { name: 'Passkeys' });
+    await passkeys.getByRole('button', { name: 'Add a passkey' }).click();
+    await expect
+      .poll(() => passkeys.getByRole('list', { name: 'Your passkeys' }).getByRole('listitem').count())
+      .toBe(1);
+    const { Secret } = await apiResult<{ Secret: string }>(base, '/api/accounts/BeginTotpSetup', {}, app);
+    await apiResult(base, '/api/accounts/ConfirmTotpSetup', { code: generateSync({ secret: Secret }) }, app);
+
+    const opened = await browser.newPage();
+    await openedByApp(opened, account, '/profile', app);
+    await opened.getByRole('button', { name: 'Change Email' }).click();
+    await opened.getByLabel('New email address').fill(`moved-${account.email}`);
+    await opened.getByRole('button', { name: 'Save' }).click();
+    const dialog = opened.getByRole('dialog', { name: 'Confirm it’s you' });
+    await dialog.waitFor();
+    expect(await dialog.locator('.button--primary').allTextContents()).toEqual(['Confirm']);
+    const others = dialog.getByRole('list', { name: 'Or confirm another way:' }).getByRole('button');
+    expect(await others.allTextContents()).toEqual(['Authenticator app', 'Passkey']);
+    for (const viewport of [undefined, MOBILE]) {
+      if (viewport) await opened.setViewportSize(viewport);
+      const tops = await others.evaluateAll((buttons) => buttons.map((b) => Math.round(b.getBoundingClientRect().top)));
+      expect(new Set(tops).size, `the other ways on one line at ${opened.viewportSize()?.width} px`).toBe(1);
+    }
   });
 
   it('closing the dialog leaves everything as it was', async () => {

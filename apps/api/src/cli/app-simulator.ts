@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline/promises';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type CallBody, type CallBodyName, type CallName, type CallResult, callRoutes } from '@soundid/contracts';
@@ -16,9 +17,11 @@ import { verifyOfflineLicense } from '../features/licences/offline';
 const HELP = `Usage: npm run app -- <command> [options]
 
 Commands:
-  login --email <address> --password <password>
+  login --email <address> --password <password> [--code <code>]
                  Signs in like the portal, asks for the app login deeplink, exchanges its
-                 one-time token at /api/apps/ExchangeLoginToken and keeps the app's session
+                 one-time token at /api/apps/ExchangeLoginToken and keeps the app's session.
+                 With two-step verification on, --code is the code from the authenticator
+                 app or a recovery code; without it, a terminal asks for it
   activate --product <ProductName> [--machine <id>] [--name <device name>]
   check --product <ProductName> [--machine <id>]
   deactivate --product <ProductName> [--machine <id>]
@@ -49,6 +52,7 @@ const OPTIONS = [
   'state',
   'email',
   'password',
+  'code',
   'product',
   'machine',
   'name',
@@ -69,6 +73,8 @@ interface State {
 export interface SimulatorIo {
   log(line: string): void;
   env: NodeJS.ProcessEnv;
+  /** Asks a person at a terminal and answers what they typed; absent when stdin is not a TTY. */
+  ask?(question: string): Promise<string>;
 }
 
 class UsageError extends Error {}
@@ -77,6 +83,7 @@ class ApiError extends Error {
   constructor(
     readonly faultName: string,
     message: string,
+    readonly variables: Record<string, string> = {},
   ) {
     super(`${faultName}: ${message}`);
   }
@@ -127,9 +134,36 @@ async function call<N extends CallName>(
     throw new ApiError(
       envelope.Fault?.ExceptionName ?? 'Unknown',
       `${envelope.Fault?.ExceptionUserText ?? res.statusText}${vars ? ` (${vars})` : ''}`,
+      Object.fromEntries((envelope.Fault?.ExceptionVariables ?? []).map((v) => [v.Key, v.Value])),
     );
   }
   return envelope;
+}
+
+/**
+ * The portal sign-in the app starts from: LoginByEmail, and for an account with two-step
+ * verification (ADR 0037) the second step as the SPA takes it, LoginSecondFactor with the
+ * answer's challenge and the code (--code, else asked at a terminal). Answers the session token.
+ */
+async function portalSignIn(baseUrl: string, options: Options, io: SimulatorIo): Promise<string | undefined> {
+  const credentials = {
+    email: required(options, 'email'),
+    password: required(options, 'password'),
+    keepMeSignedIn: false,
+  };
+  try {
+    return (await call(baseUrl, 'LoginByEmail', credentials)).Token;
+  } catch (error) {
+    if (!(error instanceof ApiError && error.faultName === 'SecondFactorRequired')) throw error;
+    const code = options.code ?? (await io.ask?.('Code from your authenticator app (or a recovery code): '))?.trim();
+    if (!code) {
+      throw new UsageError(
+        'Two-step verification is on for this account: give --code <code from your authenticator app, or a recovery code>',
+      );
+    }
+    const challenge = error.variables.Challenge ?? '';
+    return (await call(baseUrl, 'LoginSecondFactor', { challenge, code })).Token;
+  }
 }
 
 /** Runs one command; returns the process exit code. */
@@ -160,13 +194,8 @@ export async function runSimulator(argv: string[], io: SimulatorIo): Promise<num
 
   switch (command) {
     case 'login': {
-      const portal = await call(baseUrl, 'LoginByEmail', {
-        email: required(options, 'email'),
-        password: required(options, 'password'),
-        keepMeSignedIn: false,
-      });
-      const portalToken = portal.Token;
-      if (!portalToken) throw new Error('LoginByEmail answered no Token');
+      const portalToken = await portalSignIn(baseUrl, options, io);
+      if (!portalToken) throw new Error('The sign-in answered no Token');
       const deeplink = (await call(baseUrl, 'GetAppLoginDeeplink', {}, portalToken)).Result;
       const oneTime = new URL(deeplink.AppLoginDeeplink).searchParams.get('token');
       if (!oneTime) throw new Error(`No token in the deeplink ${deeplink.AppLoginDeeplink}`);
@@ -319,7 +348,19 @@ export async function runSimulator(argv: string[], io: SimulatorIo): Promise<num
 
 const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href;
 if (isMain) {
-  runSimulator(process.argv.slice(2), { log: (line) => console.log(line), env: process.env }).then(
+  const ask = async (question: string) => {
+    const terminal = createInterface({ input: process.stdin, output: process.stderr });
+    try {
+      return await terminal.question(question);
+    } finally {
+      terminal.close();
+    }
+  };
+  runSimulator(process.argv.slice(2), {
+    log: (line) => console.log(line),
+    env: process.env,
+    ...(process.stdin.isTTY ? { ask } : {}),
+  }).then(
     (code) => process.exit(code),
     (error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);

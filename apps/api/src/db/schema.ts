@@ -164,6 +164,13 @@ export const mailOutbox = pgTable(
     /** Sequential, so that the mailbox lists newest first even when the clock stands still. */
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     to: text('to_address').notNull(),
+    /**
+     * The account the mail is about, whatever its address then (ADR 0038: the data export lists
+     * a customer's mails by it, also those to an address changed since); null for a mail about no
+     * account (a storefront licence mailed to an address without one). No reference: the receipt
+     * of a deletion is about an account already gone.
+     */
+    userId: uuid('user_id'),
     subject: text('subject').notNull(),
     text: text('text_body').notNull(),
     html: text('html_body').notNull(),
@@ -171,5 +178,5 @@ export const mailOutbox = pgTable(
     createdAt: createdAt(),
     sentAt: ts('sent_at'),
   },
-  (t) => [index('mail_outbox_to_idx').on(t.to, t.id)],
+  (t) => [index('mail_outbox_to_idx').on(t.to, t.id), index('mail_outbox_user_idx').on(t.userId, t.id)],
 );

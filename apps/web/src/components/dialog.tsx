@@ -5,9 +5,20 @@ import { Button } from './button';
 /**
  * A modal built on <dialog>: the browser traps focus and closes it on Escape. Escape is the
  * dialog's alone: it does not also reach what the dialog sits in (a panel that closes on Escape
- * would lose what the customer typed there).
+ * would lose what the customer typed there). Close is the primary button of a dialog that only
+ * tells; one whose body holds the action (`closeVariant="secondary"`) leaves that look to it.
  */
-export function Dialog({ title, children, onClose }: { title: string; children: ReactNode; onClose: () => void }) {
+export function Dialog({
+  title,
+  children,
+  onClose,
+  closeVariant = 'primary',
+}: {
+  title: string;
+  children: ReactNode;
+  onClose: () => void;
+  closeVariant?: 'primary' | 'secondary';
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
@@ -33,7 +44,7 @@ export function Dialog({ title, children, onClose }: { title: string; children: 
       </h2>
       <div className="dialog__body">{children}</div>
       <div className="dialog__actions">
-        <Button variant="primary" onClick={onClose}>
+        <Button variant={closeVariant} onClick={onClose}>
           {text.close}
         </Button>
       </div>

@@ -74,6 +74,26 @@ describe('step-up dialog', () => {
     expect(api.callsTo('StepUp')[0]?.body).toEqual({ method: 'EmailCode', code: '123456', silent: true });
   });
 
+  it('makes Confirm the primary button and lists the other ways under one label', async () => {
+    mockApi({
+      ...profileCalls,
+      ListPasskeys: ok({ Passkeys: [] }),
+      ChangeEmail: stepUpRequired('Password,Totp,Passkey'),
+    });
+    const { user } = await askToChangeEmail();
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm it’s you' });
+    expect(within(dialog).getByRole('button', { name: 'Confirm' })).toHaveClass('button--primary');
+    expect(within(dialog).getByRole('button', { name: 'Close' })).toHaveClass('button--secondary');
+    const others = () =>
+      within(within(dialog).getByRole('list', { name: 'Or confirm another way:' }))
+        .getAllByRole('listitem')
+        .map((item) => item.textContent);
+    expect(others()).toEqual(['Authenticator app', 'Passkey']);
+    await user.click(within(dialog).getByRole('button', { name: 'Authenticator app' }));
+    expect(within(dialog).getByLabelText('Code from your authenticator app')).toBeInTheDocument();
+    expect(others()).toEqual(['Password', 'Passkey']);
+  });
+
   it('closed, sends nothing more: the change is not made', async () => {
     const api = mockApi({
       ...profileCalls,

@@ -1,7 +1,7 @@
 import { browserSupportsWebAuthn, startAuthentication } from '@simplewebauthn/browser';
 import { type FaultBody, faultMessage, STEP_UP_METHODS, type StepUpMethod } from '@soundid/contracts';
 import { stepUpText } from '@soundid/contracts/ui-text';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { call } from '../lib/api-call';
 import type { CallInput } from '../lib/api-client';
 import { isApiError } from '../lib/api-errors';
@@ -36,6 +36,8 @@ export default function StepUpDialog({ fault, onDone }: { fault: FaultBody; onDo
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const email = useSessionUser()?.Email ?? '';
+  const othersId = useId();
+  const others = methods.filter((other) => other !== method);
 
   const attempt = async (work: () => Promise<unknown>) => {
     setBusy(true);
@@ -115,7 +117,7 @@ export default function StepUpDialog({ fault, onDone }: { fault: FaultBody; onDo
         : undefined;
 
   return (
-    <Dialog title={stepUpText.heading} onClose={() => onDone(false)}>
+    <Dialog title={stepUpText.heading} onClose={() => onDone(false)} closeVariant="secondary">
       <p>{methods.length > 0 ? stepUpText.intro : stepUpText.noWay}</p>
       {field && (
         <form className="form step-up__form" noValidate onSubmit={submit}>
@@ -141,16 +143,18 @@ export default function StepUpDialog({ fault, onDone }: { fault: FaultBody; onDo
           </Button>
         </div>
       )}
-      {methods.length > 1 && (
+      {others.length > 0 && (
         <div className="step-up__others">
-          <span>{stepUpText.otherWays}</span>
-          {methods
-            .filter((other) => other !== method)
-            .map((other) => (
-              <Button key={other} variant="link" disabled={busy} onClick={() => choose(other)}>
-                {stepUpText.methodNames[other]}
-              </Button>
+          <p id={othersId}>{stepUpText.otherWays}</p>
+          <ul aria-labelledby={othersId}>
+            {others.map((other) => (
+              <li key={other}>
+                <Button variant="link" disabled={busy} onClick={() => choose(other)}>
+                  {stepUpText.methodNames[other]}
+                </Button>
+              </li>
             ))}
+          </ul>
         </div>
       )}
     </Dialog>

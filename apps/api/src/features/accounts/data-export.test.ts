@@ -355,6 +355,27 @@ describe('ExportMyData', () => {
     }
   });
 
+  it('lists the mails sent before an e-mail change to the earlier address; a later holder of that address gets none of them (ASVS 8.2.2)', async () => {
+    const first = 'mover@example.com';
+    const token = await signUpVerified(t, first);
+    await t.call('/api/accounts/InitiatePasswordReset', { email: first });
+    expect((await t.mailsTo(first)).map((m) => m.Subject)).toHaveLength(2); // the reset goes out after the answer
+    const changed = await t.call('/api/accounts/ChangeEmail', { newEmail: 'mover.new@example.com' }, token);
+    expect(changed.json().Success).toBe(true);
+    const link = await t.lastLinkToken('mover.new@example.com');
+    expect((await t.call('/api/accounts/VerifyEmailChange', { token: link })).statusCode).toBe(200);
+
+    const { data } = await exportOf(await freshSession(t, 'mover.new@example.com'));
+    expect(data.Mails.map((m) => m.Subject)).toEqual([
+      'Verify your email address for My SoundID',
+      'Reset your My SoundID password',
+      'Confirm your new email address for My SoundID',
+    ]);
+    // The freed address signed up again is another account: its export has its own mail only.
+    const { data: theirs } = await exportOf(await signUpVerified(t, first));
+    expect(theirs.Mails.map((m) => m.Subject)).toEqual(['Verify your email address for My SoundID']);
+  });
+
   it('needs a session', async () => {
     const res = await t.call('/api/accounts/ExportMyData', {});
     expect(faultOf(res)).toBe('SecurityAuthTokenNotPassed');

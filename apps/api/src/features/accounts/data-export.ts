@@ -4,7 +4,7 @@ import {
   type DataExport,
   type DeletionSummary,
 } from '@soundid/contracts';
-import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client';
 import {
   campaignSerials,
@@ -189,10 +189,12 @@ export class DataExportService {
           .where(inArray(storefrontOrderRefunds.orderId, orderIds))
           .orderBy(asc(storefrontOrderRefunds.receivedAt))
       : [];
+    // The mails about the account, whichever address it had then (an earlier one before an
+    // e-mail change), and those about no account sent to its address (ADR 0038).
     const mailRows = await tx
       .select({ subject: mailOutbox.subject, createdAt: mailOutbox.createdAt, sentAt: mailOutbox.sentAt })
       .from(mailOutbox)
-      .where(eq(mailOutbox.to, user.email))
+      .where(or(eq(mailOutbox.userId, userId), and(isNull(mailOutbox.userId), eq(mailOutbox.to, user.email))))
       .orderBy(asc(mailOutbox.id));
     const summary = await summarise(tx, userId, now);
 

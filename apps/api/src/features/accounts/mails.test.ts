@@ -10,7 +10,11 @@ import {
   accountDeletionConfirmMail,
   emailChangeMail,
   newDeviceSignInMail,
+  passkeyAddedMail,
   passwordResetMail,
+  recoveryCodeUsedMail,
+  stepUpCodeMail,
+  twoStepTurnedOffMail,
   verifyEmailMail,
 } from './mails';
 
@@ -90,11 +94,29 @@ describe('emailChangeMail', () => {
 describe('accountDeletedMail', () => {
   it('has no links', () => {
     const mail = accountDeletedMail({ to });
-    expect(mail.subject).toBe('Your SoundID account has been deleted');
+    expect(mail.subject).toBe('Your My SoundID account has been deleted');
     expect(mail.links).toEqual([]);
     expect(mail.text).not.toMatch(/https?:/);
     expect(mail.html).not.toContain('<a ');
     expect(mail.html).toContain('My SoundID');
+  });
+});
+
+describe('subjects', () => {
+  const at = new Date('2026-01-15T10:00:00Z');
+  const every = {
+    ...actionMails,
+    accountDeletedMail: accountDeletedMail({ to }),
+    recoveryCodeUsedMail: recoveryCodeUsedMail({ to, at, left: 3 }),
+    stepUpCodeMail: stepUpCodeMail({ to, code: '123456', minutes: 10 }),
+    passkeyAddedMail: passkeyAddedMail({ to, name: 'Laptop', at }),
+    twoStepTurnedOffMail: twoStepTurnedOffMail({ to, at }),
+    newDeviceSignInMail: newDeviceSignInMail({ to, link, at, device: 'Chrome on macOS', ip: undefined }),
+  };
+
+  it.each(Object.entries(every))('%s names the product as My SoundID', (_name, mail) => {
+    expect(mail.subject).toContain('My SoundID');
+    expect(mail.subject.replaceAll('My SoundID', '')).not.toContain('SoundID');
   });
 });
 
@@ -114,6 +136,14 @@ describe('newDeviceSignInMail (ADR 0041)', () => {
     expect(mail.text).toContain("This wasn't me:");
     expect(mail.links).toEqual([link]);
     expect(mail.html).not.toContain('<on>');
+  });
+
+  it('says who signed in to what, in a plain sentence', () => {
+    const sentence =
+      'Someone just signed in to your SoundID account from a browser or app that has not signed in to it before.';
+    expect(mail.subject).toBe('New sign-in to your My SoundID account');
+    expect(mail.text).toContain(sentence);
+    expect(mail.html).toContain(sentence);
   });
 
   it('says the link works for 7 days, once', () => {

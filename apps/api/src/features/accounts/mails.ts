@@ -82,7 +82,7 @@ export function accountDeletionConfirmMail({
 }: ActionMailInput): OutgoingMail {
   return renderMail({
     to,
-    subject: 'Confirm the deletion of your SoundID account',
+    subject: 'Confirm the deletion of your My SoundID account',
     heading: 'Confirm account deletion',
     intro: [
       'You asked to delete your SoundID account. Deleting it removes your profile, licenses, devices and tokens for good; it cannot be undone.',
@@ -96,7 +96,7 @@ export function accountDeletionConfirmMail({
 export function accountDeletedMail({ to }: { to: string }): OutgoingMail {
   return renderMail({
     to,
-    subject: 'Your SoundID account has been deleted',
+    subject: 'Your My SoundID account has been deleted',
     heading: 'Your account has been deleted',
     intro: ['Your SoundID account and the data linked to it have been deleted, as you asked.'],
     outro: ['Thank you for using SoundID. You are welcome to create a new account at any time.'],
@@ -173,10 +173,10 @@ export function newDeviceSignInMail({
 }: ActionMailInput & { at: Date; device: string; ip: string | undefined }): OutgoingMail {
   return renderMail({
     to,
-    subject: 'New sign-in to your SoundID account',
+    subject: 'New sign-in to your My SoundID account',
     heading: 'A new device signed in',
     intro: [
-      'Your SoundID account was just signed in to from a browser or app it has not been used on before.',
+      'Someone just signed in to your SoundID account from a browser or app that has not signed in to it before.',
       `Device: ${device}`,
       `When: ${at.toUTCString()}`,
       `IP address: ${ip ?? 'unknown'}`,

@@ -44,7 +44,7 @@ const newEmail = (name: string) => `${name}-${++customers}@example.com`;
 const CHROME_WINDOWS =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
 const FIREFOX_MAC = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14.5; rv:132.0) Gecko/20100101 Firefox/132.0';
-const ALERT_SUBJECT = 'New sign-in to your SoundID account';
+const ALERT_SUBJECT = 'New sign-in to your My SoundID account';
 
 /** A browser: Fetch Metadata, the SPA's Software header, its User-Agent and, once it has one, its device cookie. */
 interface Browser {

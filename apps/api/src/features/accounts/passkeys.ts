@@ -208,7 +208,9 @@ export class PasskeyService {
       if (!row) throw new Fault('PasskeyAlreadyRegistered');
       return { passkey: toPasskey(row), email: owner.email, at: row.createdAt };
     });
-    await this.deps.mailer.send(passkeyAddedMail({ to: added.email, name: added.passkey.Name, at: added.at }));
+    await this.deps.mailer.send(passkeyAddedMail({ to: added.email, name: added.passkey.Name, at: added.at }), {
+      userId,
+    });
     return added.passkey;
   }
 

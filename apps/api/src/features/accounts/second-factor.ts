@@ -115,7 +115,7 @@ export class SecondFactorService {
       await tx.delete(totpFactors).where(eq(totpFactors.userId, userId));
       await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
     });
-    await this.deps.mailer.send(twoStepTurnedOffMail({ to: email, at: this.deps.clock.now() }));
+    await this.deps.mailer.send(twoStepTurnedOffMail({ to: email, at: this.deps.clock.now() }), { userId });
   }
 
   async regenerateRecoveryCodes(userId: string, code: string): Promise<{ RecoveryCodes: string[] }> {
@@ -196,7 +196,9 @@ export class SecondFactorService {
     if (!(await limiter.release(loginLimit, found.email))) throw new Fault('AttemptOverLimitLogin');
     if (outcome.proof.kind === 'recovery') {
       const { RecoveryCodesLeft } = await this.status(found.userId);
-      await this.deps.mailer.send(recoveryCodeUsedMail({ to: found.email, at: now, left: RecoveryCodesLeft }));
+      await this.deps.mailer.send(recoveryCodeUsedMail({ to: found.email, at: now, left: RecoveryCodesLeft }), {
+        userId: found.userId,
+      });
     }
     return { userId: found.userId, email: found.email, keepMeSignedIn: outcome.keepMeSignedIn };
   }

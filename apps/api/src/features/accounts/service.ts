@@ -196,31 +196,33 @@ export class AccountService {
     if (await findUserByEmail(db, normalized)) throw new Fault('UserAlreadyRegistered');
     await abuse.mailTo(normalized);
     const passwordHash = await this.deps.hashing.hash(password);
-    let token: string;
+    let created: { userId: string; token: string };
     try {
-      token = await db.transaction(async (tx) => {
+      created = await db.transaction(async (tx) => {
         const now = clock.now();
         const [user] = await tx
           .insert(users)
           .values({ email: normalized, passwordHash, createdAt: now, updatedAt: now })
           .returning({ id: users.id });
         if (!user) throw new Fault('UserSaveFailure');
-        return this.deps.tokens.create(tx, 'verify_email', user.id, VERIFICATION_LINK_VALIDITY_HOURS * 60);
+        const token = await this.deps.tokens.create(tx, 'verify_email', user.id, VERIFICATION_LINK_VALIDITY_HOURS * 60);
+        return { userId: user.id, token };
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw new Fault('UserAlreadyRegistered');
       throw error;
     }
-    await this.sendVerification(normalized, token);
+    await this.sendVerification({ id: created.userId, email: normalized }, created.token);
   }
 
-  private sendVerification(email: string, token: string): Promise<void> {
+  private sendVerification(user: { id: string; email: string }, token: string): Promise<void> {
     return this.deps.mailer.send(
       verifyEmailMail({
-        to: email,
+        to: user.email,
         link: this.link('verify-email', token),
         validHours: VERIFICATION_LINK_VALIDITY_HOURS,
       }),
+      { userId: user.id },
     );
   }
 
@@ -230,7 +232,7 @@ export class AccountService {
       await this.deps.tokens.retireUnused(tx, 'verify_email', user.id);
       return this.deps.tokens.create(tx, 'verify_email', user.id, VERIFICATION_LINK_VALIDITY_HOURS * 60);
     });
-    await this.sendVerification(user.email, token);
+    await this.sendVerification(user, token);
   }
 
   /** Confirms the address and signs the customer in (spec: succeeded → logged in). */
@@ -519,6 +521,7 @@ export class AccountService {
         device: device.label,
         ip: device.ip,
       }),
+      { userId: user.Id },
     );
   }
 
@@ -662,6 +665,7 @@ export class AccountService {
         link: this.link('reset-password', token),
         validHours: PASSWORD_RESET_LINK_VALIDITY_HOURS,
       }),
+      { userId: user.id },
     );
   }
 
@@ -771,6 +775,7 @@ export class AccountService {
         link: this.link('verify-email-change', token),
         validHours: EMAIL_CHANGE_LINK_VALIDITY_HOURS,
       }),
+      { userId },
     );
   }
 
@@ -828,20 +833,23 @@ export class AccountService {
         link: this.link('delete-account', token),
         validHours: ACCOUNT_DELETION_LINK_VALIDITY_HOURS,
       }),
+      { userId },
     );
   }
 
   /** Deletes the account and everything that cascades from it; the used link stays on record. */
   async confirmDeletion(token: string): Promise<void> {
-    const email = await this.deps.db.transaction(async (tx) => {
+    const deleted = await this.deps.db.transaction(async (tx) => {
       const row = await this.deps.tokens.consume(tx, 'account_deletion', token, DELETION_FAULTS);
       const user = row.userId ? await findUserById(tx, row.userId) : undefined;
       if (!user) throw new Fault('AccountDeletionTokenAlreadyUsed');
       await tx.delete(actionTokens).where(and(eq(actionTokens.userId, user.id), ne(actionTokens.id, row.id)));
       await this.deps.beforeDelete(tx, user.id, this.deps.clock.now());
       await tx.delete(users).where(eq(users.id, user.id));
-      return user.email;
+      return user;
     });
-    await this.deps.mailer.send(accountDeletedMail({ to: email }));
+    // Kept with the id of the account it was about, so that an account made later with the same
+    // address does not find it in its data export (ADR 0038).
+    await this.deps.mailer.send(accountDeletedMail({ to: deleted.email }), { userId: deleted.id });
   }
 }

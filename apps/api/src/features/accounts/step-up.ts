@@ -115,7 +115,9 @@ export class StepUpService {
         target: stepUpCodes.sessionId,
         set: { codeHash: values.codeHash, createdAt: now, expiresAt: values.expiresAt, attempts: 0 },
       });
-    await mailer.send(stepUpCodeMail({ to: subject.user.email, code, minutes: STEP_UP_CODE_MINUTES }));
+    await mailer.send(stepUpCodeMail({ to: subject.user.email, code, minutes: STEP_UP_CODE_MINUTES }), {
+      userId: subject.user.id,
+    });
   }
 
   /** Checks one proof; on success the session counts as proven for the window. */

@@ -1,6 +1,8 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { TOTP_PERIOD_SECONDS } from '@soundid/contracts';
+import { generateSync } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD, signUpVerified } from '../../../test/accounts-flow';
 import { createTestApp, type TestApp } from '../../../test/kit/test-app';
@@ -77,6 +79,48 @@ describe('app simulator', () => {
 
     expect((await app('logout')).out).toBe('signed out');
     await expect(app('check', ...product)).rejects.toThrow(/Not signed in/);
+  });
+
+  it('signs in an account with two-step verification with --code, a current code or a recovery code, as the SPA does (ASVS 6.6.x)', async () => {
+    const email = 'sim.totp@example.com';
+    const token = await signUpVerified(t, email);
+    const codeNow = (secret: string) => generateSync({ secret, epoch: Math.floor(t.clock.now().getTime() / 1000) });
+    const { Secret } = (await t.call('/api/accounts/BeginTotpSetup', {}, token)).json().Result;
+    const confirmed = await t.call('/api/accounts/ConfirmTotpSetup', { code: codeNow(Secret) }, token);
+    const [recoveryCode] = confirmed.json().Result.RecoveryCodes as string[];
+    t.clock.advanceMinutes(TOTP_PERIOD_SECONDS / 60); // the setup's code is used up
+    const credentials = ['--email', email, '--password', PASSWORD];
+
+    // No code and no terminal to ask at: says what to give, and keeps no session.
+    await expect(app('login', ...credentials)).rejects.toThrow(
+      'Two-step verification is on for this account: give --code <code from your authenticator app, or a recovery code>',
+    );
+    await expect(app('login', ...credentials, '--code', '000000')).rejects.toThrow(/^SecondFactorCodeInvalid: /);
+
+    expect(await app('login', ...credentials, '--code', codeNow(Secret))).toEqual({
+      code: 0,
+      out: expect.stringMatching(/^signed in as sim.totp@example.com /),
+    });
+    expect((await app('open-portal')).code).toBe(0);
+    expect((await app('logout')).out).toBe('signed out');
+
+    // At a terminal without --code, the code is asked for; a recovery code works once.
+    const asked: string[] = [];
+    const lines: string[] = [];
+    const atTerminal = (code: string) =>
+      runSimulator(['login', ...credentials, '--url', url, '--state', path.join(dir, 'totp.json')], {
+        log: (line) => lines.push(line),
+        env: {},
+        ask: async (question) => {
+          asked.push(question);
+          return `${code}\n`;
+        },
+      });
+    expect(await atTerminal(recoveryCode ?? '')).toBe(0);
+    expect(asked).toEqual(['Code from your authenticator app (or a recovery code): ']);
+    expect(lines).toEqual([expect.stringMatching(/^signed in as sim.totp@example.com /)]);
+    expect(JSON.parse(readFileSync(path.join(dir, 'totp.json'), 'utf8')).email).toBe(email);
+    await expect(atTerminal(recoveryCode ?? '')).rejects.toThrow(/^SecondFactorCodeInvalid: /);
   });
 
   it('open-portal prints a portal link whose one-time code signs a browser in as the app’s customer (ADR 0029)', async () => {

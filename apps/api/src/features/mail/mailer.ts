@@ -5,7 +5,11 @@ import type { MailTransport, OutgoingMail } from '../../integrations/mail/types'
 import type { Clock } from '../../lib/clock';
 
 export interface Mailer {
-  send(mail: OutgoingMail): Promise<void>;
+  /**
+   * `about.userId`: the account the mail is about, kept with it in the outbox (ADR 0038: the data
+   * export lists the account's mails by it, whatever address they went to).
+   */
+  send(mail: OutgoingMail, about?: { userId: string }): Promise<void>;
 }
 
 /**
@@ -23,7 +27,7 @@ export function createMailer(options: {
 }): Mailer {
   const { db, clock, log, transport, announce = console.log } = options;
   return {
-    async send(mail) {
+    async send(mail, about) {
       if (transport) {
         try {
           await transport.send(mail);
@@ -36,6 +40,7 @@ export function createMailer(options: {
       }
       await db.insert(mailOutbox).values({
         to: mail.to,
+        userId: about?.userId ?? null,
         subject: mail.subject,
         text: mail.text,
         html: mail.html,

@@ -63,7 +63,8 @@ interface Effect {
   orderId?: string;
   reason?: string;
   /** Keys issued by this delivery: the order mail goes out once the transaction has committed. */
-  issued?: { email: string; orderName: string; keys: string[]; toAccount: boolean };
+  /** `userId`: the account the keys went to, or null when the address has no verified account. */
+  issued?: { email: string; orderName: string; keys: string[]; userId: string | null };
 }
 
 /** Webhook ids are UUIDs; anything much longer is not Shopify's. */
@@ -220,7 +221,7 @@ export class StorefrontOrderService {
       orderId,
       ...(account ? {} : { reason: 'no_verified_account' }),
       ...(email
-        ? { issued: { email, orderName: row.name, keys: keys.map((k) => k.key), toAccount: account !== undefined } }
+        ? { issued: { email, orderName: row.name, keys: keys.map((k) => k.key), userId: account?.id ?? null } }
         : {}),
     };
   }
@@ -330,9 +331,12 @@ export class StorefrontOrderService {
   }
 
   private async mailKeys(issued: NonNullable<Effect['issued']>): Promise<void> {
-    const { email: to, orderName, keys, toAccount: isInAccount } = issued;
+    const { email: to, orderName, keys, userId } = issued;
     try {
-      await this.deps.mailer.send(licenceMail({ to, orderName, keys, publicUrl: this.deps.publicUrl, isInAccount }));
+      await this.deps.mailer.send(
+        licenceMail({ to, orderName, keys, publicUrl: this.deps.publicUrl, isInAccount: userId !== null }),
+        userId ? { userId } : undefined,
+      );
     } catch (error) {
       // The keys stand; support can look the order up (npm run admin -- orders) and send them.
       this.deps.log.error({ err: error, order: issued.orderName }, 'storefront licence mail not sent');

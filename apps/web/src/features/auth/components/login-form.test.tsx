@@ -74,6 +74,10 @@ describe('login form', () => {
     const code = await screen.findByLabelText('Code');
     expect(screen.getByRole('heading', { name: 'Two-step verification' })).toBeInTheDocument();
     expect(code).toHaveFocus();
+    // One passkey choice: the one that completes this sign-in, not the password form's (ADR 0039).
+    expect(screen.getAllByRole('button', { name: /passkey/i }).map((button) => button.textContent)).toEqual([
+      'Use a passkey',
+    ]);
     await user.type(code, '123 456');
     await user.click(screen.getByRole('button', { name: 'Verify' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/profile'));
@@ -102,6 +106,9 @@ describe('login form', () => {
     expect(await screen.findByText('Your sign-in has expired. Please sign in again.')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Sign in with another account' }));
     expect(await screen.findByLabelText('Email')).toHaveValue('ada@example.com');
+    expect(screen.getAllByRole('button', { name: /passkey/i }).map((button) => button.textContent)).toEqual([
+      'Sign in with a passkey',
+    ]);
   });
 
   it('shows the mapped message of a failed login', async () => {

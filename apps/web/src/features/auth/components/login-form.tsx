@@ -1,6 +1,6 @@
 import { emailProblem, faultMessage, messages, passwordProblem } from '@soundid/contracts';
 import { text } from '@soundid/contracts/ui-text';
-import { type FormEvent, lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { type FormEvent, lazy, type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
 import { Button } from '../../../components/button';
 import { FormMessage } from '../../../components/form-message';
 import { PasswordField } from '../../../components/password-field';
@@ -22,8 +22,10 @@ function invalidFields({ email, password }: EmailCredentials) {
  * texts are not shown, and submit waits for both fields. After a refused submit the marks follow
  * the typing. Success sets the user; the guards then take the customer on. A plain form with the
  * zod-free rules, so that /login loads no form or schema library (ADR 0020).
+ * `otherWays` (the passkey sign-in) follows the password form and gives way to the code step,
+ * which offers its own passkey, the one that completes this sign-in (ADR 0039).
  */
-export function LoginForm() {
+export function LoginForm({ otherWays }: { otherWays?: ReactNode }) {
   const [values, setValues] = useState<EmailCredentials>({ email: '', password: '' });
   const [wasSubmitted, setSubmitted] = useState(false);
   const emailRef = useRef<HTMLInputElement>(null);
@@ -77,54 +79,57 @@ export function LoginForm() {
     );
 
   return (
-    // POST: a form submitted before the app runs (a password manager's auto-submit) must not put
-    // the password in the address; the service answers it with a 404 Fault (ADR 0024).
-    <form className="form" method="post" onSubmit={submit} noValidate ref={formRef}>
-      <TextField
-        label={text.email}
-        type="email"
-        autoComplete="email"
-        name="email"
-        value={values.email}
-        onChange={change('email')}
-        invalid={invalid.email}
-        ref={emailRef}
-      />
-      <PasswordField
-        label={text.password}
-        autoComplete="current-password"
-        name="password"
-        value={values.password}
-        onChange={change('password')}
-        invalid={invalid.password}
-        ref={passwordRef}
-      />
-      {isFault(login.error, 'UserLoginEmailUnverifiedAndLinkExpired') ? (
-        resend.isSuccess ? (
-          <FormMessage tone="success">{messages.verificationResent}</FormMessage>
+    <>
+      {/* POST: a form submitted before the app runs (a password manager's auto-submit) must not
+          put the password in the address; the service answers it with a 404 Fault (ADR 0024). */}
+      <form className="form" method="post" onSubmit={submit} noValidate ref={formRef}>
+        <TextField
+          label={text.email}
+          type="email"
+          autoComplete="email"
+          name="email"
+          value={values.email}
+          onChange={change('email')}
+          invalid={invalid.email}
+          ref={emailRef}
+        />
+        <PasswordField
+          label={text.password}
+          autoComplete="current-password"
+          name="password"
+          value={values.password}
+          onChange={change('password')}
+          invalid={invalid.password}
+          ref={passwordRef}
+        />
+        {isFault(login.error, 'UserLoginEmailUnverifiedAndLinkExpired') ? (
+          resend.isSuccess ? (
+            <FormMessage tone="success">{messages.verificationResent}</FormMessage>
+          ) : (
+            <FormMessage tone="error">
+              <p>{messages.verifyToLogIn}</p>
+              <Button
+                variant="secondary"
+                isBusy={resend.isPending}
+                disabled={resend.isPending || !credentials}
+                onClick={() => credentials && resend.mutate(credentials)}
+              >
+                {text.resendVerificationLink}
+              </Button>
+            </FormMessage>
+          )
         ) : (
-          <FormMessage tone="error">
-            <p>{messages.verifyToLogIn}</p>
-            <Button
-              variant="secondary"
-              isBusy={resend.isPending}
-              disabled={resend.isPending || !credentials}
-              onClick={() => credentials && resend.mutate(credentials)}
-            >
-              {text.resendVerificationLink}
-            </Button>
-          </FormMessage>
-        )
-      ) : (
-        isApiError(login.error) && (
-          <FormMessage tone="error">
-            {faultMessage(login.error.faultName, login.error.fault.ExceptionUserText)}
-          </FormMessage>
-        )
-      )}
-      <Button type="submit" isBusy={login.isPending} disabled={isBlank || login.isPending}>
-        {text.loginButton}
-      </Button>
-    </form>
+          isApiError(login.error) && (
+            <FormMessage tone="error">
+              {faultMessage(login.error.faultName, login.error.fault.ExceptionUserText)}
+            </FormMessage>
+          )
+        )}
+        <Button type="submit" isBusy={login.isPending} disabled={isBlank || login.isPending}>
+          {text.loginButton}
+        </Button>
+      </form>
+      {otherWays}
+    </>
   );
 }

@@ -21,8 +21,7 @@ export function LoginScreen() {
     <Page heading={titles.login}>
       <div className="card">
         <SocialButtons />
-        <LoginForm />
-        <PasskeyButton />
+        <LoginForm otherWays={<PasskeyButton />} />
         <p className="card__links">
           <Link to="/reset-password">{text.forgotPasswordLink}</Link>
         </p>
