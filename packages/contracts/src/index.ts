@@ -8,6 +8,7 @@ export * from './calls/envelope';
 export * from './calls/licences';
 export * from './calls/operations';
 export * from './calls/passkeys';
+export * from './calls/releases';
 export * from './calls/routes';
 export * from './calls/second-factor';
 export * from './calls/sign-in-alerts';
@@ -29,6 +30,7 @@ export * from './page-title';
 export * from './pagination';
 export * from './public-config';
 export * from './redact';
+export * from './releases';
 // Storefront (perpetual licence purchase)
 export * from './storefront';
 export * from './tokens';
