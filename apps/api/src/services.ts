@@ -23,12 +23,14 @@ import { chargeActivationsOfDeletedCustomer } from './features/licences/repo';
 import { LicenceService } from './features/licences/service';
 import { createMailer, type Mailer } from './features/mail/mailer';
 import { type PublicConfig, publicConfigOf } from './features/meta/public-config';
+import { ReleaseService, stagingDirOf } from './features/releases/service';
 import { StorefrontOrderService } from './features/storefront/order-fulfilment';
 import { TokenLedger } from './features/tokens/ledger';
 import { type CardCheckout, createCardCheckout } from './features/voice-ai/bundles';
 import { CheckoutService } from './features/voice-ai/checkout';
 import { createSmtpTransport } from './integrations/mail/smtp-transport';
 import type { MailTransport } from './integrations/mail/types';
+import { createObjectStorage, DownloadTokens, type ObjectStorage } from './integrations/object-storage';
 import { createSocialVerifier } from './integrations/social';
 import { StripeCheckoutProvider } from './integrations/stripe';
 import type { Clock, Random } from './lib/clock';
@@ -87,6 +89,10 @@ export interface Services {
   checkout: CheckoutService;
   /** Undefined in production without SHOPIFY_*: no storefront. */
   storefrontOrders: StorefrontOrderService | undefined;
+  /** Where installers are kept: S3 with S3_BUCKET, else DATA_DIR/objects (ADR 0046). */
+  objectStorage: ObjectStorage;
+  /** Releases and the download center (ADR 0046). */
+  releases: ReleaseService;
   /** The development stand-ins in use; undefined in production. */
   dev: DevServices | undefined;
 }
@@ -192,6 +198,26 @@ export function createServices(options: ServiceOptions): Services {
       voiceAiProductIds: store.voiceAiProductIds,
     });
 
+  const licenceList = new LicenceList(db, clock, deeplinks);
+  // The folder storage signs its links with these; the release service checks them.
+  const downloadTokens = new DownloadTokens(config.sessionSecret);
+  const objectStorage = createObjectStorage(config.objectStorage, {
+    clock,
+    tokens: downloadTokens,
+    publicUrl: config.publicUrl,
+  });
+  const releases = new ReleaseService({
+    db,
+    clock,
+    random,
+    storage: objectStorage,
+    tokens: downloadTokens,
+    stagingDir: stagingDirOf(config.dataDir),
+    maxBytes: config.releaseMaxBytes,
+    entitledProducts: (userId) => licenceList.productsHeldOrOffered(userId),
+    log,
+  });
+
   return {
     config,
     database,
@@ -213,11 +239,13 @@ export function createServices(options: ServiceOptions): Services {
     ledger,
     deeplinks,
     licences,
-    licenceList: new LicenceList(db, clock, deeplinks),
+    licenceList,
     offlineSigner,
     cardCheckout,
     checkout,
     storefrontOrders,
+    objectStorage,
+    releases,
     dev: dev && createDevServices(dev, { config, db, clock, random, checkout, storefrontOrders }),
   };
 }
