@@ -1,7 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, openAsBlob, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { type CallName, type CallResult, callRoutes } from '@soundid/contracts';
+import { type CallName, type CallResult, callRoutes, formatFileSize, RELEASE_PLATFORM_NAMES } from '@soundid/contracts';
 import { servicePublicUrl } from '../config';
 
 /**
@@ -26,6 +26,14 @@ Commands:
                              (shape: UPG-… (default), 7 characters, or …GRACE; voice AI: UPG- only)
   add-serials (--serials <serial,...> | --file <path, one serial a line>)
                              Monitor serials for the ADAM Audio 60-day trial claim
+  upload-release --product <code> --platform macos|windows --version <semver>
+                 (--notes <text> | --notes-file <path>) --file <installer>
+                             Publish an installer (.dmg/.pkg/.zip for macOS, .exe/.msi/.zip for Windows)
+                             on the download center; prints its id and SHA-256
+  releases [--product <code>]
+                             The published releases, highest version first; * marks each latest
+  remove-release --id <release file id>
+                             Withdraw a release and delete its installer
 
 Options:
   --url <url>                The service (default: PUBLIC_URL, else http://localhost:$PORT, PORT 3000)
@@ -45,7 +53,11 @@ interface Command {
  * An operator call by its name (packages/contracts' callRoutes): its result's type follows from
  * the name (docs/api.md, Typed results). A GET's query, a POST's body.
  */
-type AdminApi = <N extends AdminCallName>(name: N, input?: Record<string, unknown>) => Promise<CallResult<N>>;
+interface AdminApi {
+  <N extends AdminCallName>(name: N, input?: Record<string, unknown>): Promise<CallResult<N>>;
+  /** A call whose body is a multipart form (an upload), streamed from its files. */
+  form<N extends AdminCallName>(name: N, form: FormData): Promise<CallResult<N>>;
+}
 type AdminCallName = {
   [N in CallName]: (typeof callRoutes)[N]['auth'] extends 'operator' ? N : never;
 }[CallName];
@@ -176,6 +188,62 @@ const commands: Record<string, Command> = {
       console.log(`added ${result.Added}, already present ${result.AlreadyPresent}`);
     },
   },
+  // Releases and the download center (docs/decisions/0046-release-storage.md)
+  'upload-release': {
+    options: ['product', 'platform', 'version', 'notes', 'notes-file', 'file'],
+    async run(args, api) {
+      const notes =
+        typeof args['notes-file'] === 'string'
+          ? readFileSync(args['notes-file'], 'utf8')
+          : requireOption(args, 'notes');
+      const file = requireOption(args, 'file');
+      if (!existsSync(file) || !statSync(file).isFile()) throw new UsageError(`--file ${file} is not a file`);
+      // Fields first, then the file: the service refuses a bad field before reading the installer.
+      const form = new FormData();
+      form.append('product', requireOption(args, 'product'));
+      form.append('platform', requireOption(args, 'platform'));
+      form.append('version', requireOption(args, 'version'));
+      form.append('notes', notes);
+      // A file-backed Blob: the installer is streamed, never read into memory whole.
+      form.append('file', await openAsBlob(file), path.basename(file));
+      const release = await api.form('AdminUploadRelease', form);
+      console.log(release.ReleaseFileId);
+      console.log(
+        `published ${release.Product} ${release.Version} for ${RELEASE_PLATFORM_NAMES[release.Platform]}: ${release.FileName}, ${formatFileSize(release.SizeBytes)}`,
+      );
+      console.log(`sha256 ${release.Sha256}`);
+      if (!release.IsLatest) console.log('(a higher version is published: this one is listed with the older versions)');
+    },
+  },
+  releases: {
+    options: ['product'],
+    async run(args, api) {
+      const list = await api('AdminReleases', typeof args.product === 'string' ? { product: args.product } : {});
+      if (list.length === 0) console.log('no releases');
+      for (const r of list) {
+        console.log(
+          [
+            r.IsLatest ? '*' : ' ',
+            r.Product.padEnd(22),
+            r.Platform.padEnd(8),
+            r.Version.padEnd(16),
+            r.PublishedAt,
+            r.ReleaseFileId,
+            formatFileSize(r.SizeBytes).padStart(9),
+            r.FileName,
+          ].join(' '),
+        );
+        console.log(`    sha256 ${r.Sha256}`);
+      }
+    },
+  },
+  'remove-release': {
+    options: ['id'],
+    async run(args, api) {
+      await api('AdminRemoveRelease', { releaseFileId: requireOption(args, 'id') });
+      console.log('removed');
+    },
+  },
 };
 
 function positiveCount(args: Args): number {
@@ -226,23 +294,32 @@ async function main(argv: string[]): Promise<number> {
   }
   const baseUrl = typeof values.url === 'string' ? values.url.replace(/\/$/, '') : servicePublicUrl(process.env);
   const token = operatorToken(typeof values.token === 'string' ? values.token : undefined);
-  const api: AdminApi = async (name, input) => {
+  const send = async <N extends AdminCallName>(name: N, init: RequestInit, query = ''): Promise<CallResult<N>> => {
     const { method, path: apiPath } = callRoutes[name];
-    const query = method === 'GET' && input ? `?${new URLSearchParams(input as Record<string, string>)}` : '';
-    const body = method === 'POST' ? (input ?? {}) : undefined;
     const res = await fetch(`${baseUrl}${apiPath}${query}`, {
+      ...init,
       method,
-      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      ...(body ? { body: JSON.stringify(body) } : {}),
+      headers: { authorization: `Bearer ${token}`, ...(init.headers as Record<string, string> | undefined) },
     });
     const envelope = (await res.json()) as {
       Success: boolean;
-      Result?: CallResult<typeof name>;
+      Result?: CallResult<N>;
       Fault?: { ExceptionName: string; ExceptionUserText: string };
     };
     if (!envelope.Success) throw new Error(`${envelope.Fault?.ExceptionName}: ${envelope.Fault?.ExceptionUserText}`);
-    return envelope.Result as CallResult<typeof name>;
+    return envelope.Result as CallResult<N>;
   };
+  const api = (async (name, input) => {
+    const { method } = callRoutes[name];
+    const query = method === 'GET' && input ? `?${new URLSearchParams(input as Record<string, string>)}` : '';
+    const body = method === 'POST' ? (input ?? {}) : undefined;
+    return send(
+      name,
+      body ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {},
+      query,
+    );
+  }) as AdminApi;
+  api.form = (name, form) => send(name, { body: form });
   await command.run(values, api);
   return 0;
 }
