@@ -16,6 +16,7 @@ export * from './calls/step-up';
 export * from './calls/voice-ai';
 export * from './client-reports';
 export * from './constants';
+export * from './download-center';
 export * from './errors';
 export * from './fault-handling';
 export * from './fault-schema';

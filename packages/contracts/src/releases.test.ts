@@ -3,6 +3,7 @@ import { releaseUploadFieldsSchema } from './calls/releases';
 import {
   compareReleaseVersions,
   downloadCenterPath,
+  downloadCenterPathForDeeplink,
   fileExtensionOf,
   formatFileSize,
   isAllowedReleaseFile,
@@ -103,6 +104,12 @@ describe('the download center', () => {
   it("links a product's section by its code", () => {
     expect(downloadCenterPath()).toBe('/download-center');
     expect(downloadCenterPath('voice-ai')).toBe('/download-center#voice-ai');
+    expect(downloadCenterPathForDeeplink('soundid://activate?product=SoundIDVoiceAI')).toBe(
+      '/download-center#SoundIDVoiceAI',
+    );
+    expect(downloadCenterPathForDeeplink('soundid://login?token=abc')).toBe('/download-center');
+    expect(downloadCenterPathForDeeplink('soundid://activate?product=%3Cscript%3E')).toBe('/download-center');
+    expect(downloadCenterPathForDeeplink(null)).toBe('/download-center');
   });
 
   it('shows sizes in decimal units', () => {

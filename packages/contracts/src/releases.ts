@@ -1,5 +1,7 @@
 // The rules of releases and the download center (docs/decisions/0046-release-storage.md), without
-// zod: the shell's Download links and the download center read them, and /login loads the shell.
+// zod, for the service and the download center's screens. The shell's own link takes only
+// download-center.ts (the /login budget, ADR 0020).
+import { DOWNLOAD_CENTER_PATH } from './download-center';
 
 /** The platforms an installer is published for, in the order the download center shows them. */
 export const RELEASE_PLATFORMS = ['macos', 'windows'] as const;
@@ -101,9 +103,19 @@ export function isAllowedReleaseFile(platform: ReleasePlatform, fileName: string
 }
 
 /** The portal's download center, at a product's section when one is named (its anchor is the product code). */
-export const DOWNLOAD_CENTER_PATH = '/download-center';
 export function downloadCenterPath(productCode?: string): string {
   return productCode ? `${DOWNLOAD_CENTER_PATH}#${productCode}` : DOWNLOAD_CENTER_PATH;
+}
+
+/**
+ * The download center's section of the product a desktop-app deeplink opens
+ * (`soundid://activate?product=SoundIDVoiceAI` → `/download-center#SoundIDVoiceAI`): a section
+ * answers to its product's ProductName as well as its code. Without a product, the page's top.
+ */
+export function downloadCenterPathForDeeplink(deeplink: string | null | undefined): string {
+  const query = deeplink?.split('?')[1]?.split('#')[0];
+  const product = query ? new URLSearchParams(query).get('product') : null;
+  return downloadCenterPath(product && /^[A-Za-z0-9._-]{1,64}$/.test(product) ? product : undefined);
 }
 
 /** A file size for people: 1,023 bytes, 4.2 MB, 1.5 GB (decimal units, as the operating systems show them). */

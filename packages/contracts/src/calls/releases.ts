@@ -46,6 +46,8 @@ export const downloadCenterSchema = z.object({
     z.object({
       /** The catalogue code: also the product's anchor on /download-center. */
       Code: z.string(),
+      /** As the desktop apps name it: the section answers to `#<ProductName>` too (a deeplink's product). */
+      ProductName: z.string(),
       DisplayName: z.string(),
       Icon: z.string(),
       Platforms: z.array(
@@ -94,12 +96,10 @@ export type ReleaseUploadFields = z.infer<typeof releaseUploadFieldsSchema>;
 
 /** The upload as OpenAPI shows it: the fields, then the installer itself. */
 export const releaseUploadFormSchema = releaseUploadFieldsSchema.extend({
-  file: z
-    .string()
-    .meta({
-      format: 'binary',
-      description: 'The installer (.dmg/.pkg/.zip for macOS, .exe/.msi/.zip for Windows), last',
-    }),
+  file: z.string().meta({
+    format: 'binary',
+    description: 'The installer (.dmg/.pkg/.zip for macOS, .exe/.msi/.zip for Windows), last',
+  }),
 });
 
 export const adminReleasesQuerySchema = z.object({ product: releaseProductCodeSchema.optional() });

@@ -179,7 +179,15 @@ export class ReleaseService {
         return latest ? [{ Platform: platform, Latest: latest, Older: older }] : [];
       });
       return platforms.length > 0
-        ? [{ Code: product.code, DisplayName: product.displayName, Icon: product.icon, Platforms: platforms }]
+        ? [
+            {
+              Code: product.code,
+              ProductName: product.productName,
+              DisplayName: product.displayName,
+              Icon: product.icon,
+              Platforms: platforms,
+            },
+          ]
         : [];
     });
     return { Products: products };
