@@ -11,7 +11,7 @@ export const downloadsText = {
   latest: 'Latest version',
   version: (version: string) => `Version ${version}`,
   published: (date: string) => `Published ${date}`,
-  size: 'Size',
+  file: 'File',
   checksum: 'SHA-256',
   checksumHint: 'Compare it with the checksum of the downloaded file before installing.',
   notes: 'Release notes',

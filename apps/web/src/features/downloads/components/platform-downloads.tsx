@@ -73,7 +73,7 @@ function ReleaseFileView({ file, isLatest = false }: { file: ReleaseFile; isLate
           <dd>{text.published(publishedDate(file.PublishedAt))}</dd>
         </div>
         <div>
-          <dt>{text.size}</dt>
+          <dt>{text.file}</dt>
           <dd>
             {file.FileName}, {formatFileSize(file.SizeBytes)}
           </dd>
