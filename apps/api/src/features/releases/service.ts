@@ -96,6 +96,11 @@ export class ReleaseService {
         if (error instanceof UploadTooLarge) {
           throw new Fault('ReleaseFileTooLarge', { MaxBytes: String(this.options.maxBytes) });
         }
+        // The staging folder cannot be written (permissions, a full disk): the service's fault, said as such.
+        if (['EACCES', 'EPERM', 'ENOSPC', 'EROFS', 'EDQUOT'].includes((error as NodeJS.ErrnoException).code ?? '')) {
+          this.options.log.error({ err: error, dir: this.options.stagingDir }, 'uploads cannot be staged');
+          throw new Fault('ReleaseStorageUnavailable');
+        }
         throw error;
       },
     );
