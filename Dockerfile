@@ -28,6 +28,8 @@ COPY --from=build /app/apps/web/dist apps/web/dist
 # The page renderer the service imports (ADR 0024); React and the router come from node_modules.
 COPY --from=build /app/apps/web/dist-server apps/web/dist-server
 COPY --from=build /app/apps/web/package.json apps/web/
+# DATA_DIR: the download center's installers and uploads being checked (ADR 0046), unless S3_BUCKET.
+RUN mkdir -p /app/data && chown node:node /app/data
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s CMD node -e "fetch('http://127.0.0.1:3000/api/ready').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"

@@ -21,6 +21,8 @@ import { licenceRoutes } from './features/licences/routes';
 import { clientReportRoutes } from './features/meta/client-reports';
 import { metaRoutes } from './features/meta/routes';
 import { operatorRoutes } from './features/operators/routes';
+import { releaseAdminRoutes } from './features/releases/admin-routes';
+import { releaseRoutes } from './features/releases/routes';
 import { storefrontRoutes } from './features/storefront/routes';
 import { voiceAiAdminRoutes } from './features/voice-ai/admin-routes';
 import { checkoutRoutes } from './features/voice-ai/checkout-routes';
@@ -157,6 +159,14 @@ export async function composeApp(options: AppOptions): Promise<{ app: FastifyIns
     offlineSigner: services.offlineSigner,
     guard,
     audit,
+  });
+  // Releases: the download center, and the operator's uploads (ADR 0046)
+  await app.register(releaseRoutes, { releases: services.releases, sessions, sessionCookie });
+  await app.register(releaseAdminRoutes, {
+    releases: services.releases,
+    guard,
+    audit,
+    maxBytes: config.releaseMaxBytes,
   });
   // Storefront: order webhook and operator order view
   await app.register(storefrontRoutes, { db, orders: services.storefrontOrders, guard });

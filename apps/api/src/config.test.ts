@@ -196,3 +196,76 @@ describe('production refuses unsafe configuration (ADR 0027)', () => {
     expect(started.output).not.toMatch(/\n\s+at /);
   }, 120_000);
 });
+
+describe('object storage of the installers (ADR 0046)', () => {
+  const s3 = {
+    S3_BUCKET: 'soundid-releases',
+    S3_ENDPOINT: 'https://s3.eu-central-1.example.com',
+    S3_REGION: 'eu-central-1',
+    S3_ACCESS_KEY_ID: 'AKIAIOSFODNN7EXAMPLE',
+    S3_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+    S3_FORCE_PATH_STYLE: 'true',
+  };
+
+  it('keeps installers in DATA_DIR/objects unless S3_BUCKET is set; 2 GiB uploads by default', () => {
+    const dir = dataDir();
+    const config = loadConfig({ DATA_DIR: dir });
+    expect(config.objectStorage).toEqual({ kind: 'local', dir: path.join(dir, 'objects') });
+    expect(config.releaseMaxBytes).toBe(2 * 1024 ** 3);
+    expect(loadConfig({ DATA_DIR: dir, ...s3, RELEASE_MAX_BYTES: '1048576' })).toMatchObject({
+      releaseMaxBytes: 1048576,
+      objectStorage: {
+        kind: 's3',
+        bucket: 'soundid-releases',
+        endpoint: 'https://s3.eu-central-1.example.com',
+        region: 'eu-central-1',
+        forcePathStyle: true,
+        credentials: { accessKeyId: s3.S3_ACCESS_KEY_ID, secretAccessKey: s3.S3_SECRET_ACCESS_KEY },
+      },
+    });
+    // Without keys the SDK's own chain (an instance role) signs; the region defaults to us-east-1.
+    expect(loadConfig({ DATA_DIR: dir, S3_BUCKET: 'soundid-releases' }).objectStorage).toMatchObject({
+      kind: 's3',
+      region: 'us-east-1',
+      forcePathStyle: false,
+      credentials: undefined,
+      endpoint: undefined,
+    });
+  });
+
+  it('names each bad S3_* or RELEASE_MAX_BYTES value', () => {
+    expect(refusal({ S3_ENDPOINT: 'https://s3.example.com' })).toMatch(/S3_ENDPOINT: needs S3_BUCKET/);
+    expect(refusal({ S3_BUCKET: 'Not_A_Bucket' })).toMatch(/S3_BUCKET: must be a bucket name/);
+    expect(refusal({ ...s3, S3_ENDPOINT: 'minio:9000' })).toMatch(
+      /S3_ENDPOINT: must be an http:\/\/ or https:\/\/ URL/,
+    );
+    expect(refusal({ ...s3, S3_REGION: 'EU Central' })).toMatch(/S3_REGION: must be a region name/);
+    expect(refusal({ ...s3, S3_FORCE_PATH_STYLE: 'yes' })).toMatch(/S3_FORCE_PATH_STYLE/);
+    expect(refusal({ S3_BUCKET: 'soundid-releases', S3_ACCESS_KEY_ID: 'AKIA' })).toMatch(
+      /S3_SECRET_ACCESS_KEY: is required with the other S3_\*_KEY\*/,
+    );
+    expect(refusal({ RELEASE_MAX_BYTES: '2GB' })).toMatch(/RELEASE_MAX_BYTES: must be a whole number of bytes/);
+    expect(refusal({ RELEASE_MAX_BYTES: String(5 * 1024 ** 3 + 1) })).toMatch(/RELEASE_MAX_BYTES: may not exceed/);
+    expect(loadConfig({ DATA_DIR: dataDir(), RELEASE_MAX_BYTES: String(5 * 1024 ** 3) }).releaseMaxBytes).toBe(
+      5 * 1024 ** 3,
+    );
+  });
+
+  it('production wants an https endpoint and a real secret key; the folder stays allowed (one instance)', () => {
+    expect(loadConfig({ ...production, DATA_DIR: dataDir(), ...s3 }).objectStorage.kind).toBe('s3');
+    expect(loadConfig({ ...production, DATA_DIR: dataDir() }).objectStorage.kind).toBe('local');
+    expect(refusal({ ...production, ...s3, S3_ENDPOINT: 'http://minio.internal:9000' })).toMatch(
+      /S3_ENDPOINT: must be https:\/\/ in production/,
+    );
+    expect(refusal({ ...production, ...s3, S3_SECRET_ACCESS_KEY: 'minioadmin' })).toMatch(/S3_SECRET_ACCESS_KEY: /);
+    // Outside production a local MinIO with its default keys is fine.
+    expect(
+      loadConfig({
+        DATA_DIR: dataDir(),
+        ...s3,
+        S3_ENDPOINT: 'http://127.0.0.1:9000',
+        S3_SECRET_ACCESS_KEY: 'minioadmin',
+      }).objectStorage.kind,
+    ).toBe('s3');
+  });
+});

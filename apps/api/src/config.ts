@@ -4,6 +4,8 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import {
   MAILS_MAX_PER_MAILBOX,
+  RELEASE_MAX_BYTES_CEILING,
+  RELEASE_MAX_BYTES_DEFAULT,
   type RedirectTarget,
   redirectTargetSchema,
   SIGNUP_MAX_PER_CLIENT,
@@ -64,6 +66,16 @@ const productionSecretNames = [
   'ADMIN_TOKEN',
   'STRIPE_WEBHOOK_SECRET',
   'SHOPIFY_WEBHOOK_SECRET',
+  'S3_SECRET_ACCESS_KEY',
+] as const;
+
+/** The S3 variables besides the bucket: each needs S3_BUCKET, which chooses S3 over the folder. */
+const s3DependentNames = [
+  'S3_ENDPOINT',
+  'S3_REGION',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+  'S3_FORCE_PATH_STYLE',
 ] as const;
 
 const envSchema = z
@@ -153,6 +165,46 @@ const envSchema = z
     SIGNUP_LIMIT_TOTAL: hourlyLimit(SIGNUP_MAX_TOTAL),
     /** Mails customers can cause to one mailbox per hour. */
     MAIL_LIMIT_PER_MAILBOX: hourlyLimit(MAILS_MAX_PER_MAILBOX),
+    /**
+     * Object storage of the installers (ADR 0046): S3 or any S3-compatible service when S3_BUCKET
+     * is set, else the folder DATA_DIR/objects.
+     */
+    S3_BUCKET: optionalString.pipe(
+      z
+        .string()
+        .regex(
+          /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+          'must be a bucket name: 3-63 lower-case letters, digits, dots, dashes',
+        )
+        .optional(),
+    ),
+    /** Another S3-compatible endpoint (MinIO, R2, …); unset: AWS's endpoint of S3_REGION. */
+    S3_ENDPOINT: optionalString.pipe(
+      z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+    ),
+    S3_REGION: optionalString.pipe(
+      z
+        .string()
+        .regex(/^[a-z0-9-]{2,32}$/, 'must be a region name such as eu-central-1 (auto for R2)')
+        .optional(),
+    ),
+    /** Both or neither; neither: the AWS SDK's own chain (an instance role, AWS_* variables). */
+    S3_ACCESS_KEY_ID: optionalString,
+    S3_SECRET_ACCESS_KEY: optionalString,
+    /** Bucket in the path (`endpoint/bucket/key`), as MinIO and most S3-compatible services want. */
+    S3_FORCE_PATH_STYLE: z.enum(['true', 'false', '1', '0']).optional(),
+    /** The largest installer an operator may upload, in bytes (ADR 0046). */
+    RELEASE_MAX_BYTES: optionalString
+      .pipe(
+        z
+          .string()
+          .regex(/^[1-9]\d{0,10}$/, 'must be a whole number of bytes')
+          .refine((v) => Number(v) <= RELEASE_MAX_BYTES_CEILING, {
+            message: `may not exceed ${RELEASE_MAX_BYTES_CEILING} (5 GiB: one S3 PutObject)`,
+          })
+          .optional(),
+      )
+      .transform((v) => (v ? Number(v) : RELEASE_MAX_BYTES_DEFAULT)),
   })
   .superRefine((env, ctx) => {
     // The storefront is all or nothing: a partial setup would sell licences it cannot grant.
@@ -174,7 +226,24 @@ const envSchema = z
         if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required with the other STRIPE_*' });
       }
     }
+    for (const name of s3DependentNames) {
+      if (env[name] !== undefined && !env.S3_BUCKET) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: 'needs S3_BUCKET (unset: installers are kept in DATA_DIR)',
+        });
+      }
+    }
+    if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
+      const missing = env.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID';
+      ctx.addIssue({ code: 'custom', path: [missing], message: 'is required with the other S3_*_KEY*' });
+    }
     if (env.NODE_ENV !== 'production') return;
+    // Customers' browsers follow presigned links to the endpoint: an installer must not travel in the clear.
+    if (env.S3_ENDPOINT && URL.canParse(env.S3_ENDPOINT) && new URL(env.S3_ENDPOINT).protocol !== 'https:') {
+      ctx.addIssue({ code: 'custom', path: ['S3_ENDPOINT'], message: 'must be https:// in production' });
+    }
     for (const name of ['SESSION_SECRET', 'DATABASE_URL', 'PUBLIC_URL', 'ADMIN_TOKEN', 'SMTP_URL'] as const) {
       if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required in production' });
     }
@@ -257,7 +326,22 @@ export interface Config {
   offlineActivation: boolean;
   /** Sign-ups per client and overall, mails per mailbox, per hour (ADR 0031). */
   abuseLimits: { signUpsPerClient: number; signUpsTotal: number; mailsPerMailbox: number };
+  /** Where installers are kept (ADR 0046). */
+  objectStorage: ObjectStorageConfig;
+  /** The largest installer an operator may upload, in bytes. */
+  releaseMaxBytes: number;
 }
+
+export type ObjectStorageConfig =
+  | { kind: 'local'; dir: string }
+  | {
+      kind: 's3';
+      bucket: string;
+      region: string;
+      endpoint: string | undefined;
+      forcePathStyle: boolean;
+      credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+    };
 
 export class ConfigError extends Error {}
 
@@ -306,6 +390,20 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       signUpsTotal: env.SIGNUP_LIMIT_TOTAL,
       mailsPerMailbox: env.MAIL_LIMIT_PER_MAILBOX,
     },
+    objectStorage: env.S3_BUCKET
+      ? {
+          kind: 's3',
+          bucket: env.S3_BUCKET,
+          region: env.S3_REGION ?? 'us-east-1',
+          endpoint: env.S3_ENDPOINT,
+          forcePathStyle: env.S3_FORCE_PATH_STYLE === 'true' || env.S3_FORCE_PATH_STYLE === '1',
+          credentials:
+            env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY
+              ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY }
+              : undefined,
+        }
+      : { kind: 'local', dir: path.join(dataDir, 'objects') },
+    releaseMaxBytes: env.RELEASE_MAX_BYTES,
     social: {
       ...(env.GOOGLE_CLIENT_ID && {
         google: {

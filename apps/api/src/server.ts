@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { composeApp } from './app';
 import { type Config, ConfigError, loadConfig } from './config';
 import { type DatabaseHandle, openDatabase } from './db/client';
+import { seedDemoReleases } from './dev/demo-releases';
 import { seedDemoData } from './dev/demo-seed';
 import { systemClock, systemRandom } from './lib/clock';
 import { acquireDataDirLock, type DataDirLock, DataDirLocked } from './lib/data-dir-lock';
@@ -77,6 +78,9 @@ async function main(): Promise<void> {
         licences: composed.services.licences,
         passwordHashCost: config.passwordHashCost,
       });
+  const demoReleases = config.isProduction
+    ? undefined
+    : await seedDemoReleases({ db: database.db, releases: composed.services.releases });
   await app.ready();
   if (closing) return;
   gate.open();
@@ -89,6 +93,7 @@ async function main(): Promise<void> {
       `Operator CLI: npm run admin -- --help (token in ${path.join(config.dataDir, 'admin-token')} unless ADMIN_TOKEN is set)`,
     );
     if (demo) lines.push('', ...demo);
+    if (demoReleases) lines.push('', ...demoReleases);
   }
   console.log(`\n${lines.join('\n')}\n`);
 }

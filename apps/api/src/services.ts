@@ -26,12 +26,14 @@ import { type PublicConfig, publicConfigOf } from './features/meta/public-config
 import { AuditTrail } from './features/operators/audit-trail';
 import { OperatorAccounts } from './features/operators/operator-accounts';
 import { ConsoleCookie, OperatorGuard } from './features/operators/operator-guard';
+import { ReleaseService, stagingDirOf } from './features/releases/service';
 import { StorefrontOrderService } from './features/storefront/order-fulfilment';
 import { TokenLedger } from './features/tokens/ledger';
 import { type CardCheckout, createCardCheckout } from './features/voice-ai/bundles';
 import { CheckoutService } from './features/voice-ai/checkout';
 import { createSmtpTransport } from './integrations/mail/smtp-transport';
 import type { MailTransport } from './integrations/mail/types';
+import { createObjectStorage, DownloadTokens, type ObjectStorage } from './integrations/object-storage';
 import { createSocialVerifier } from './integrations/social';
 import { StripeCheckoutProvider } from './integrations/stripe';
 import type { Clock, Random } from './lib/clock';
@@ -96,6 +98,10 @@ export interface Services {
   /** Every operator route's gate: signed in, and a role that admits the call (ADR 0044). */
   operatorGuard: OperatorGuard;
   consoleCookie: ConsoleCookie;
+  /** Where installers are kept: S3 with S3_BUCKET, else DATA_DIR/objects (ADR 0046). */
+  objectStorage: ObjectStorage;
+  /** Releases and the download center (ADR 0046). */
+  releases: ReleaseService;
   /** The development stand-ins in use; undefined in production. */
   dev: DevServices | undefined;
 }
@@ -222,6 +228,25 @@ export function createServices(options: ServiceOptions): Services {
     cookie: consoleCookie,
     bootstrapToken: config.adminToken,
   });
+  const licenceList = new LicenceList(db, clock, deeplinks);
+  // The folder storage signs its links with these; the release service checks them.
+  const downloadTokens = new DownloadTokens(config.sessionSecret);
+  const objectStorage = createObjectStorage(config.objectStorage, {
+    clock,
+    tokens: downloadTokens,
+    publicUrl: config.publicUrl,
+  });
+  const releases = new ReleaseService({
+    db,
+    clock,
+    random,
+    storage: objectStorage,
+    tokens: downloadTokens,
+    stagingDir: stagingDirOf(config.dataDir),
+    maxBytes: config.releaseMaxBytes,
+    entitledProducts: (userId) => licenceList.productsHeldOrOffered(userId),
+    log,
+  });
 
   return {
     config,
@@ -244,7 +269,7 @@ export function createServices(options: ServiceOptions): Services {
     ledger,
     deeplinks,
     licences,
-    licenceList: new LicenceList(db, clock, deeplinks),
+    licenceList,
     offlineSigner,
     cardCheckout,
     checkout,
@@ -253,6 +278,8 @@ export function createServices(options: ServiceOptions): Services {
     operators,
     operatorGuard,
     consoleCookie,
+    objectStorage,
+    releases,
     dev: dev && createDevServices(dev, { config, db, clock, random, checkout, storefrontOrders }),
   };
 }

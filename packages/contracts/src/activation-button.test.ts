@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { activationTypeOf, findActivationButton } from './activation-button';
 import type { ActionButton } from './calls/licences';
+import { downloadCenterPath } from './releases';
 
 const deeplinkButton = (id: string | null, overrides: Partial<ActionButton> = {}): ActionButton => ({
   Type: 'DeepLink',
@@ -29,7 +30,8 @@ describe('activation button rule', () => {
       ActionText: 'Download',
       Functionality: 'Download',
       IsEnabled: true,
-      ExternalRequest: { Type: 'Link', Url: '/download-center', ServerAction: null },
+      // As the licence list sends it: the download center's section of the product (ADR 0046).
+      ExternalRequest: { Type: 'Link', Url: downloadCenterPath('voice-ai'), ServerAction: null },
     };
     const choice = findActivationButton([
       link,

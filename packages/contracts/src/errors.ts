@@ -330,6 +330,51 @@ export const faults = {
       'Offline activation needs a perpetual license or a running trial: pay-as-you-go processing spends tokens online.',
   },
 
+  // Releases and the download center (docs/decisions/0046-release-storage.md). An upload refused
+  // for its size or kind stores nothing; ExceptionVariables name the limit or the kinds allowed.
+  ReleaseFileMissing: {
+    status: 400,
+    type: ExceptionType.Input,
+    message: 'Send the installer as the multipart field "file", after the fields product, platform, version and notes.',
+  },
+  ReleaseFileTooLarge: {
+    status: 413,
+    type: ExceptionType.Input,
+    message: 'The installer is larger than the upload limit (RELEASE_MAX_BYTES).',
+  },
+  ReleaseFileTypeNotAllowed: {
+    status: 415,
+    type: ExceptionType.Input,
+    message:
+      'This kind of file is not taken for this platform: macOS takes .dmg, .pkg or .zip; Windows .exe, .msi or .zip.',
+  },
+  ReleaseFileContentInvalid: {
+    status: 415,
+    type: ExceptionType.Input,
+    message: "The file's content is not what its extension says: it is not an installer of that kind.",
+  },
+  ReleaseAlreadyExists: {
+    status: 409,
+    type: B,
+    message: 'This version of the product is already published for this platform. Publish a new version instead.',
+  },
+  ReleaseNotFound: { status: 404, type: B, message: 'This download is not available.' },
+  DownloadLinkExpired: {
+    status: 410,
+    type: B,
+    message: 'This download link has expired. Start the download again from the download center.',
+  },
+  DownloadLinkInvalid: {
+    status: 403,
+    type: B,
+    message: 'This download link is not valid for your account. Start the download from the download center.',
+  },
+  ReleaseStorageUnavailable: {
+    status: 503,
+    type: ExceptionType.Service,
+    message: 'Downloads are not available right now. Please try again in a moment.',
+  },
+
   // Licenses & Devices page (licences-web): offline activation switched off on this deployment
   OfflineActivationDisabled: {
     status: 403,

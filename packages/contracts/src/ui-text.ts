@@ -2,6 +2,7 @@
 // page loads only the texts of the screens it shows (the /login budget, ADR 0020).
 export * from './ui-text/core';
 export * from './ui-text/data-export';
+export * from './ui-text/downloads';
 export * from './ui-text/licences';
 export * from './ui-text/lists';
 export * from './ui-text/passkeys';

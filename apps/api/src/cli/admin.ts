@@ -1,9 +1,16 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, openAsBlob, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
-import { type CallName, type CallResult, callRoutes, OPERATOR_API_TOKEN_DEFAULT_DAYS } from '@soundid/contracts';
+import {
+  type CallName,
+  type CallResult,
+  callRoutes,
+  formatFileSize,
+  OPERATOR_API_TOKEN_DEFAULT_DAYS,
+  RELEASE_PLATFORM_NAMES,
+} from '@soundid/contracts';
 import { servicePublicUrl } from '../config';
 
 /**
@@ -53,6 +60,14 @@ Customers and catalogue:
                              (shape: UPG-… (default), 7 characters, or …GRACE; voice AI: UPG- only)
   add-serials (--serials <serial,...> | --file <path, one serial a line>) --reason <why>
                              Monitor serials for the ADAM Audio 60-day trial claim
+  upload-release --product <code> --platform macos|windows --version <semver>
+                 (--notes <text> | --notes-file <path>) --file <installer> --reason <why>
+                             Publish an installer (.dmg/.pkg/.zip for macOS, .exe/.msi/.zip for Windows)
+                             on the download center; prints its id and SHA-256
+  releases [--product <code>]
+                             The published releases, highest version first; * marks each latest
+  remove-release --id <release file id> --reason <why>
+                             Withdraw a release and delete its installer
 
 Every change needs --reason (a sentence or a ticket reference): it goes to the audit trail.
 
@@ -77,11 +92,15 @@ interface Command {
  * An operator call by its name (packages/contracts' callRoutes): its result's type follows from
  * the name (docs/api.md, Typed results). A GET's query, a POST's body.
  */
-type AdminApi = <N extends CallName>(
-  name: N,
-  input?: Record<string, unknown>,
-  headers?: Record<string, string>,
-) => Promise<CallResult<N>>;
+interface AdminApi {
+  <N extends CallName>(
+    name: N,
+    input?: Record<string, unknown>,
+    headers?: Record<string, string>,
+  ): Promise<CallResult<N>>;
+  /** A call whose body is a multipart form (an upload), streamed from its files. */
+  form<N extends CallName>(name: N, form: FormData): Promise<CallResult<N>>;
+}
 
 const commands: Record<string, Command> = {
   bootstrap: {
@@ -387,6 +406,66 @@ const commands: Record<string, Command> = {
       console.log(`added ${result.Added}, already present ${result.AlreadyPresent}`);
     },
   },
+  // Releases and the download center (docs/decisions/0046-release-storage.md)
+  'upload-release': {
+    options: ['product', 'platform', 'version', 'notes', 'notes-file', 'file', 'reason'],
+    async run(args, api) {
+      const notes =
+        typeof args['notes-file'] === 'string'
+          ? readFileSync(args['notes-file'], 'utf8')
+          : requireOption(args, 'notes');
+      const file = requireOption(args, 'file');
+      if (!existsSync(file) || !statSync(file).isFile()) throw new UsageError(`--file ${file} is not a file`);
+      // Fields first, then the file: the service refuses a bad field before reading the installer.
+      const form = new FormData();
+      form.append('product', requireOption(args, 'product'));
+      form.append('platform', requireOption(args, 'platform'));
+      form.append('version', requireOption(args, 'version'));
+      form.append('notes', notes);
+      form.append('reason', requireOption(args, 'reason'));
+      // A file-backed Blob: the installer is streamed, never read into memory whole.
+      form.append('file', await openAsBlob(file), path.basename(file));
+      const release = await api.form('AdminUploadRelease', form);
+      console.log(release.ReleaseFileId);
+      console.log(
+        `published ${release.Product} ${release.Version} for ${RELEASE_PLATFORM_NAMES[release.Platform]}: ${release.FileName}, ${formatFileSize(release.SizeBytes)}`,
+      );
+      console.log(`sha256 ${release.Sha256}`);
+      if (!release.IsLatest) console.log('(a higher version is published: this one is listed with the older versions)');
+    },
+  },
+  releases: {
+    options: ['product'],
+    async run(args, api) {
+      const list = await api('AdminReleases', typeof args.product === 'string' ? { product: args.product } : {});
+      if (list.length === 0) console.log('no releases');
+      for (const r of list) {
+        console.log(
+          [
+            r.IsLatest ? '*' : ' ',
+            r.Product.padEnd(22),
+            r.Platform.padEnd(8),
+            r.Version.padEnd(16),
+            r.PublishedAt,
+            r.ReleaseFileId,
+            formatFileSize(r.SizeBytes).padStart(9),
+            r.FileName,
+          ].join(' '),
+        );
+        console.log(`    sha256 ${r.Sha256}`);
+      }
+    },
+  },
+  'remove-release': {
+    options: ['id', 'reason'],
+    async run(args, api) {
+      await api('AdminRemoveRelease', {
+        releaseFileId: requireOption(args, 'id'),
+        reason: requireOption(args, 'reason'),
+      });
+      console.log('removed');
+    },
+  },
 };
 
 function positiveCount(args: Args): number {
@@ -498,27 +577,38 @@ async function main(argv: string[]): Promise<number> {
     command.signedIn === false
       ? undefined
       : operatorToken(typeof values.token === 'string' ? values.token : undefined, baseUrl);
-  const api: AdminApi = async (name, input, headers) => {
+  const send = async <N extends CallName>(name: N, init: RequestInit, query = ''): Promise<CallResult<N>> => {
     const { method, path: apiPath } = callRoutes[name];
-    const query = method === 'GET' && input ? `?${new URLSearchParams(input as Record<string, string>)}` : '';
-    const body = method === 'POST' ? (input ?? {}) : undefined;
     const res = await fetch(`${baseUrl}${apiPath}${query}`, {
+      ...init,
       method,
       headers: {
         ...(token ? { authorization: `Bearer ${token}` } : {}),
-        ...headers,
-        ...(body ? { 'content-type': 'application/json' } : {}),
+        ...(init.headers as Record<string, string> | undefined),
       },
-      ...(body ? { body: JSON.stringify(body) } : {}),
     });
     const envelope = (await res.json()) as {
       Success: boolean;
-      Result?: CallResult<typeof name>;
+      Result?: CallResult<N>;
       Fault?: { ExceptionName: string; ExceptionUserText: string };
     };
     if (!envelope.Success) throw new Error(`${envelope.Fault?.ExceptionName}: ${envelope.Fault?.ExceptionUserText}`);
-    return envelope.Result as CallResult<typeof name>;
+    return envelope.Result as CallResult<N>;
   };
+  const api = (async (name, input, headers) => {
+    const { method } = callRoutes[name];
+    const query = method === 'GET' && input ? `?${new URLSearchParams(input as Record<string, string>)}` : '';
+    const body = method === 'POST' ? (input ?? {}) : undefined;
+    return send(
+      name,
+      {
+        headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      },
+      query,
+    );
+  }) as AdminApi;
+  api.form = (name, form) => send(name, { body: form });
   await command.run(values, api, { baseUrl });
   return 0;
 }

@@ -23,6 +23,10 @@ function guard(change: Partial<GuardInput>) {
 describe('resolveGuardRedirect', () => {
   it('sends every navigation to loading while the user is unknown, keeping the target', () => {
     expect(guard({ user: undefined, search: '?a=1' })).toEqual({ to: '/loading?nextUrl=%2Fprofile%3Fa%3D1' });
+    // A product's section of the download center survives the wait (ADR 0046).
+    expect(guard({ user: undefined, pathname: '/download-center', search: '', hash: '#voice-ai' })).toEqual({
+      to: '/loading?nextUrl=%2Fdownload-center%23voice-ai',
+    });
     expect(guard({ user: undefined, pathname: '/loading', kind: 'loading', access: { ...everyone } as never })).toBe(
       null,
     );
@@ -31,6 +35,9 @@ describe('resolveGuardRedirect', () => {
   it('leaves loading for nextUrl, or the root, once the user is known', () => {
     const loading = { pathname: '/loading', kind: 'loading' as const };
     expect(guard({ ...loading, search: '?nextUrl=%2Fprofile' })).toEqual({ to: '/profile' });
+    expect(guard({ ...loading, search: '?nextUrl=%2Fdownload-center%23voice-ai' })).toEqual({
+      to: '/download-center#voice-ai',
+    });
     expect(guard({ ...loading, user: null, search: '' })).toEqual({ to: '/' });
     expect(guard({ ...loading, search: '?nextUrl=%2F%2Fevil.example' })).toEqual({ to: '/' });
   });

@@ -4,6 +4,8 @@ import type { RouteAccess, RouteKind } from './route-handle';
 export interface GuardInput {
   pathname: string;
   search: string;
+  /** A link to a section (`/download-center#voice-ai`) keeps it through the start-up's wait. */
+  hash?: string;
   access: RouteAccess;
   kind: RouteKind | undefined;
   user: SessionUser;
@@ -38,7 +40,7 @@ export function resolveGuardRedirect(input: GuardInput): GuardDecision | null {
   const params = new URLSearchParams(search);
 
   if (user === undefined) {
-    return kind === 'loading' ? null : { to: withNextUrl(LOADING_PATH, pathname, search) };
+    return kind === 'loading' ? null : { to: withNextUrl(LOADING_PATH, pathname, search + (input.hash ?? '')) };
   }
   if (kind === 'loading') return { to: safeLocalPath(params.get('nextUrl')) ?? ROOT_PATH };
 

@@ -1,4 +1,4 @@
-import { licencesTitles, titles, voiceAiBuyTitles } from '@soundid/contracts/ui-text';
+import { licencesTitles, text, titles, voiceAiBuyTitles } from '@soundid/contracts/ui-text';
 import { type ComponentType, lazy, type ReactElement } from 'react';
 import { matchRoutes, Navigate, type RouteObject } from 'react-router';
 import { WaitingOverlay } from '../components/waiting-overlay';
@@ -169,6 +169,16 @@ export const appRoutes: RouteObject[] = [
         ),
       },
       { path: 'devices', element: <Navigate to="/soundid-reference" replace />, handle: handle({ access: signedIn }) },
+      {
+        // Every Download link of the portal leads here, to a product's section (ADR 0046). Its
+        // title is the navigation's word: no new text on the first load (ADR 0020).
+        path: 'download-center',
+        handle: handle({ title: text.nav.downloads, access: signedIn }),
+        element: lazyScreen(
+          () => import('../features/downloads/components/download-center-screen'),
+          'DownloadCenterScreen',
+        ),
+      },
       {
         path: ':target?/redirect',
         handle: handle({ title: titles.redirect, access: signedIn }),

@@ -17,6 +17,7 @@ export function useGuardRedirect(
   return resolveGuardRedirect({
     pathname: location.pathname,
     search: location.search,
+    hash: location.hash,
     access,
     kind,
     user,

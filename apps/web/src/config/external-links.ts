@@ -10,8 +10,8 @@ export const externalLinks = {
   terms: 'https://www.sonarworks.com/terms-of-use',
 } as const;
 
-/** Served by the portal itself but not a route of this SPA: a plain link, full page load. */
-export const DOWNLOAD_CENTER_PATH = '/download-center';
+/** The download center, a route of this SPA (ADR 0046); a product's section: downloadCenterPath (contracts). */
+export { DOWNLOAD_CENTER_PATH } from '@soundid/contracts';
 
 /**
  * Help articles the Licenses & Devices page links to (docs/requirements.md §8: upgrade popup). The deactivation

@@ -31,6 +31,7 @@ import {
 } from './licences';
 import { operatorCalls, operatorResults } from './operators';
 import { passkeyCalls, passkeyResults } from './passkeys';
+import { releaseCalls, releaseOperatorResults, releaseResults } from './releases';
 import { type CallPath, callPathOf, type OtherPathCall, type PathCall } from './routes';
 import { secondFactorCalls, secondFactorResults } from './second-factor';
 import { signInAlertCalls, signInAlertResults } from './sign-in-alerts';
@@ -96,6 +97,7 @@ export const operationResults = {
   AdminIssueUpgradeCodes: z.object({ Codes: z.array(z.string()) }),
   AdminAddSerials: z.object({ Added: z.number(), AlreadyPresent: z.number() }),
   AdminStorefrontOrders: z.array(storefrontOrderSummarySchema),
+  ...releaseOperatorResults,
   StripeWebhook: stripeWebhookResultSchema,
   ShopifyWebhook: shopifyWebhookResultSchema,
   DevMail: z.array(devMailSchema),
@@ -115,6 +117,7 @@ export const callResults = {
   ...voiceAiResults,
   ...checkoutResults,
   ...operatorResults,
+  ...releaseResults,
   ...operationResults,
 } as const;
 export type CallName = keyof typeof callResults;
@@ -263,6 +266,14 @@ const otherRouteInfo = {
   AdminIssueUpgradeCodes: { auth: 'operator', summary: 'Operator: issue upgrade codes' },
   AdminAddSerials: { auth: 'operator', summary: 'Operator: add campaign serials' },
   AdminStorefrontOrders: { auth: 'operator', summary: "Operator: a customer's storefront orders" },
+  AdminUploadRelease: {
+    auth: 'operator',
+    summary: 'Operator: publish an installer (multipart: fields, then the file)',
+  },
+  AdminReleases: { auth: 'operator', summary: 'Operator: the published releases, newest version first' },
+  AdminRemoveRelease: { auth: 'operator', summary: 'Operator: withdraw a release and delete its file' },
+  GetDownloadCenter: { auth: 'session', summary: 'The installers of the products the customer holds or can try' },
+  GetDownloadLink: { auth: 'session', summary: 'A short-lived link to one installer, for the signed-in customer' },
   StripeWebhook: { auth: 'signature', summary: "Stripe's events (signed)" },
   ShopifyWebhook: { auth: 'signature', summary: "Shopify's order events (signed)" },
   DevMail: { auth: 'none', summary: 'Development: the mails sent, newest first' },
@@ -309,6 +320,11 @@ export const otherOperations: Record<string, { name: string; auth: CallAuth; sum
     name: 'RemoveAssetPackAction',
     auth: 'session',
     summary: 'Remove an expansion pack (action button)',
+  },
+  'GET /api/downloads/file': {
+    name: 'DownloadReleaseFile',
+    auth: 'session',
+    summary: "An installer's bytes, by a GetDownloadLink token of the signed-in customer (local storage)",
   },
   'GET /api/actions/trials/:product/starttrial': {
     name: 'StartTrialAction',
@@ -385,6 +401,7 @@ export const callBodies = {
   ...voiceAiCalls,
   ...checkoutCalls,
   ...operatorCalls,
+  ...releaseCalls,
 } as const;
 type CallBodies = typeof callBodies;
 export type CallBodyName = keyof CallBodies & CallName;

@@ -251,6 +251,10 @@ export const operatorCallRoles = {
   AdminIssueUpgradeCodes: ['admin'],
   AdminAddSerials: ['admin'],
   AdminMetrics: ['admin'],
+  // Admin: releases of the download center (ADR 0046); every operator sees them.
+  AdminUploadRelease: ['admin'],
+  AdminRemoveRelease: ['admin'],
+  AdminReleases: ALL,
 } as const satisfies Record<string, readonly OperatorRole[]>;
 export type OperatorCallName = keyof typeof operatorCallRoles;
 
@@ -267,4 +271,5 @@ export const OPERATOR_READ_CALLS: readonly OperatorCallName[] = [
   'AdminStorefrontOrders',
   'AdminPaymentMismatches',
   'AdminMetrics',
+  'AdminReleases',
 ];

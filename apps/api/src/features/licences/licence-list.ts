@@ -3,6 +3,7 @@ import {
   type ActionButton,
   type AssetPack,
   type Device,
+  downloadCenterPath,
   type LicenceNotification,
   type LicenseKey,
   licenceMessages,
@@ -32,8 +33,6 @@ import { actionUrls, type Deeplinks, serverActionIds } from './deeplinks';
 import { activeDevicesOfUserQuery, keysOfUserQuery, licencesOfUserQuery } from './repo';
 import { type Seats, seatsOf } from './service';
 import { daysLeft, voiceAiStatus } from './voice-ai-status';
-
-const DOWNLOAD_CENTER = '/download-center';
 
 /** The customer's keys, licences, active devices and live token lots, as JSON lists of one statement. */
 const holdingsFields = (db: Database) => ({
@@ -125,6 +124,23 @@ export class LicenceList {
     };
   }
 
+  /**
+   * The products the customer holds or can try, as this list shows them: reference products with
+   * a key, a trial started or a device; SoundID Reference while its trial is on offer; SoundID
+   * VoiceAI always (a trial, or tokens bought at any time: pay-as-you-go, ADR 0009); any other
+   * product a key of which is registered (a hardware bundle, an expansion pack). The download center
+   * offers the installers of these (docs/decisions/0046-release-storage.md).
+   */
+  async productsHeldOrOffered(userId: string): Promise<ReadonlySet<string>> {
+    const h = await this.holdingsOf(userId);
+    const codes = new Set<string>(h.keys.map((k) => k.productCode));
+    for (const product of referenceLicenceProducts())
+      if (this.isReferenceProductShown(product, h)) codes.add(product.code);
+    if (this.canTryReference(h)) codes.add(REFERENCE_TRIAL_PRODUCT_CODE);
+    codes.add(VOICE_AI_PRODUCT_CODE);
+    return codes;
+  }
+
   private async holdingsOf(userId: string): Promise<Holdings> {
     const now = this.clock.now();
     const [row] = await this.holdings.execute({ userId, now });
@@ -138,28 +154,42 @@ export class LicenceList {
   // ── Reference line ──────────────────────────────────────────────────────
 
   private reference(h: Holdings): AccountLicensesByProductLine['ReferenceProducts'] {
-    const products = PRODUCTS.filter((p) => p.line === 'reference' && p.kind === 'licence')
-      .map((product) => this.referenceProduct(product, h))
-      .filter((p): p is ReferenceProduct => p !== undefined);
+    const shown = referenceLicenceProducts().filter((product) => this.isReferenceProductShown(product, h));
     const trialProduct = productByCode(REFERENCE_TRIAL_PRODUCT_CODE);
-    const trialLicence = h.licences.find((l) => l.productCode === REFERENCE_TRIAL_PRODUCT_CODE);
-    const ownsTrialProduct = h.keys.some((k) => SOUNDID_REFERENCE_CODES.has(k.productCode));
-    const canTry = trialProduct && !trialLicence?.trialStartedAt && !ownsTrialProduct;
+    const canTry = trialProduct && this.canTryReference(h);
+    // The download center's section of the line's first product shown, else of the product on trial offer.
+    const downloads = downloadCenterPath(shown[0]?.code ?? (canTry ? trialProduct.code : undefined));
     return {
       ActionButtons: [
-        linkButton(licenceMessages.download, 'Download', DOWNLOAD_CENTER),
-        linkButton('Buy SoundID Reference', 'Buy', trialProduct?.storeUrl ?? DOWNLOAD_CENTER),
+        linkButton(licenceMessages.download, 'Download', downloads),
+        linkButton('Buy SoundID Reference', 'Buy', trialProduct?.storeUrl ?? downloadCenterPath()),
       ],
-      Products: products,
+      Products: shown.map((product) => this.referenceProduct(product, h)),
       AvailableTrials: canTry ? [{ DeepLinkUrl: this.deeplinks.startTrial(trialProduct) }] : [],
     };
   }
 
-  private referenceProduct(product: Product, h: Holdings): ReferenceProduct | undefined {
+  /** A reference product is listed when the customer has a key of it, started its trial or has a device on it. */
+  private isReferenceProductShown(product: Product, h: Holdings): boolean {
+    const licence = h.licences.find((l) => l.productCode === product.code);
+    return (
+      h.keys.some((k) => k.productCode === product.code) ||
+      Boolean(licence?.trialStartedAt) ||
+      (licence !== undefined && h.devices.some((d) => d.licenceId === licence.id))
+    );
+  }
+
+  /** SoundID Reference's trial is offered until it starts, and never to whom holds SoundID Reference. */
+  private canTryReference(h: Holdings): boolean {
+    const trialLicence = h.licences.find((l) => l.productCode === REFERENCE_TRIAL_PRODUCT_CODE);
+    const ownsTrialProduct = h.keys.some((k) => SOUNDID_REFERENCE_CODES.has(k.productCode));
+    return !trialLicence?.trialStartedAt && !ownsTrialProduct;
+  }
+
+  private referenceProduct(product: Product, h: Holdings): ReferenceProduct {
     const keys = h.keys.filter((k) => k.productCode === product.code);
     const licence = h.licences.find((l) => l.productCode === product.code);
     const devices = licence ? h.devices.filter((d) => d.licenceId === licence.id) : [];
-    if (keys.length === 0 && !licence?.trialStartedAt && devices.length === 0) return undefined;
     const seats = seatsOf(product, keys.length, licence, this.clock.now());
     const buttons: ActionButton[] = [];
     if (seats.max > 0) buttons.push(this.activateButton(product));
@@ -270,7 +300,7 @@ export class LicenceList {
     const buttons: ActionButton[] = [];
     if (seats.max > 0) buttons.push(this.activateButton(product));
     else if (!licence?.trialStartedAt) buttons.push(this.startTrialButton(product));
-    buttons.push(linkButton(licenceMessages.download, 'Download', DOWNLOAD_CENTER));
+    buttons.push(linkButton(licenceMessages.download, 'Download', downloadCenterPath(product.code)));
     if (perpetual) {
       buttons.push({
         Type: 'Link',
@@ -302,6 +332,10 @@ export class LicenceList {
       },
     };
   }
+}
+
+function referenceLicenceProducts(): Product[] {
+  return PRODUCTS.filter((p) => p.line === 'reference' && p.kind === 'licence');
 }
 
 function linkButton(text: string, functionality: 'Download' | 'Buy', url: string): ActionButton {

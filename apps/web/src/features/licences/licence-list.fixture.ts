@@ -117,7 +117,7 @@ export function voiceAi(
       InfoLinks: [{ Title: 'How to activate SoundID VoiceAI', Url: 'https://support.example/voice' }],
       ActionButtons: [
         deeplink('Open SoundID VoiceAI', 'voice-ai-activate'),
-        link('Download', '/download-center'),
+        link('Download', '/download-center#voice-ai'),
         backendAction('Remove Perpetual', '/api/actions/voice-ai/perpetual/p1/remove', 'RemovePerpetual'),
       ],
       Devices: [device('d-voice', 'Studio iMac')],
@@ -138,7 +138,7 @@ export function licenceList(
     VoiceAIProducts: options.voice ?? voiceAi(),
     ReferenceProducts: {
       ActionButtons: [
-        link('Download', '/download-center'),
+        link('Download', '/download-center#sid-reference'),
         link('Buy SoundID Reference', 'https://store.example/buy', 'Buy'),
       ],
       Products: options.products ?? [

@@ -15,7 +15,11 @@ describe('launch screen (docs/requirements.md §2)', () => {
     await waitFor(() => expect(open).toHaveBeenCalledWith('soundid://activate?product=SoundIDReference'));
     await user.click(screen.getByRole('button', { name: 'Retry' }));
     await waitFor(() => expect(open).toHaveBeenCalledTimes(2));
-    expect(screen.getByRole('link', { name: 'Go to downloads' })).toHaveAttribute('href', '/download-center');
+    // To the download center's section of the deeplink's product (ADR 0046).
+    expect(screen.getByRole('link', { name: 'Go to downloads' })).toHaveAttribute(
+      'href',
+      '/download-center#SoundIDReference',
+    );
   });
 
   it('with executeReferenceLogin asks for a fresh app login deeplink each time', async () => {

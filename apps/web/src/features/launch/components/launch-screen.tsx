@@ -1,8 +1,8 @@
+import { downloadCenterPathForDeeplink } from '@soundid/contracts';
 import { text } from '@soundid/contracts/ui-text';
-import { Navigate, useSearchParams } from 'react-router';
+import { Link, Navigate, useSearchParams } from 'react-router';
 import { Button } from '../../../components/button';
 import { Page } from '../../../components/page';
-import { DOWNLOAD_CENTER_PATH } from '../../../config/external-links';
 import { isAppLink, openAppLink } from '../../../lib/browser-location';
 import { useRunOnce } from '../../../lib/use-run-once';
 import { useGetAppLoginDeeplink } from '../api/get-app-login-deeplink';
@@ -40,9 +40,9 @@ function Launch({ deeplink, heading, description }: { deeplink: string | null; h
           <Button isBusy={appLogin.isPending} disabled={appLogin.isPending} onClick={launch}>
             {text.retry}
           </Button>
-          <a className="button button--secondary" href={DOWNLOAD_CENTER_PATH}>
+          <Link className="button button--secondary" to={downloadCenterPathForDeeplink(deeplink)}>
             {text.goToDownloads}
-          </a>
+          </Link>
         </div>
       </div>
     </Page>

@@ -24,7 +24,10 @@ describe('How to activate SoundID VoiceAI', () => {
     expect(open).toHaveBeenCalledWith(DEEPLINK);
     await user.click(screen.getByRole('button', { name: 'Retry' }));
     expect(open).toHaveBeenCalledTimes(2);
-    expect(screen.getByRole('link', { name: 'Go to downloads' })).toHaveAttribute('href', '/download-center');
+    expect(screen.getByRole('link', { name: 'Go to downloads' })).toHaveAttribute(
+      'href',
+      '/download-center#SoundIDVoiceAI',
+    );
   });
 
   it('speaks of the trial for activationType=trial', async () => {

@@ -1,10 +1,9 @@
-import { isActivationTypeName } from '@soundid/contracts';
+import { downloadCenterPathForDeeplink, isActivationTypeName } from '@soundid/contracts';
 import { text as coreText, licencesText } from '@soundid/contracts/ui-text';
 import { useState } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router';
 import { Button } from '../../../components/button';
 import { Page } from '../../../components/page';
-import { DOWNLOAD_CENTER_PATH } from '../../../config/external-links';
 import { isAppLink, openAppLink } from '../../../lib/browser-location';
 import './voice-ai-activate-screen.css';
 
@@ -45,9 +44,9 @@ export function VoiceAiActivateScreen() {
         )}
         <div className="form__actions">
           <Button onClick={open}>{isAttempted ? coreText.retry : isTrial ? text.openTrial : text.open}</Button>
-          <a className="button button--secondary" href={DOWNLOAD_CENTER_PATH}>
+          <Link className="button button--secondary" to={downloadCenterPathForDeeplink(deeplink)}>
             {coreText.goToDownloads}
-          </a>
+          </Link>
         </div>
         <p className="card__links">
           <Link to="/products">{text.backToProducts}</Link>
