@@ -46,7 +46,18 @@ Operators (ADR 0044):
   verify-audit               Prove the audit trail's hash chain, or name the first broken entry
 
 Customers and catalogue:
-  user --email <address>     Show a customer: id, verification, password, sessions, providers
+  user --email <address>     Show a customer: id, verification, password, sessions, providers,
+                             sign-in lock, keys (last six characters) and active devices (ids)
+  unlock-sign-in --email <address> --reason <why>
+                             Clear the sign-in lockout of an address
+  end-sessions --email <address> --reason <why>
+                             End every session of a customer
+  resend-verification --email <address> --reason <why>
+                             Mail a new verification link to a customer who has not verified
+  deactivate-device --id <device id> --reason <why>
+                             Deactivate a device, not counted in the customer's allowance
+  move-licence --key <licence key> --to <address> --reason <why>
+                             Move a licence key (and its seats) to another account
   metrics                    Heap, RSS and database connections of the service
   orders --email <address>   Storefront orders (perpetual licence) of an address or its account, with their keys
   payment-mismatches         Card payments not credited: amount or currency not as their checkout offered
@@ -100,6 +111,21 @@ interface AdminApi {
   ): Promise<CallResult<N>>;
   /** A call whose body is a multipart form (an upload), streamed from its files. */
   form<N extends CallName>(name: N, form: FormData): Promise<CallResult<N>>;
+}
+
+/** A support ticket on a customer's account: `--email`, `--reason`, one line of outcome. */
+function customerTicket<N extends 'AdminUnlockSignIn' | 'AdminEndCustomerSessions' | 'AdminResendVerification'>(
+  call: N,
+  outcome: (result: CallResult<N>) => string,
+): Command {
+  return {
+    options: ['email', 'reason'],
+    async run(args, api) {
+      console.log(
+        outcome(await api(call, { email: requireOption(args, 'email'), reason: requireOption(args, 'reason') })),
+      );
+    },
+  };
 }
 
 const commands: Record<string, Command> = {
@@ -282,10 +308,46 @@ const commands: Record<string, Command> = {
     options: ['email'],
     async run(args, api) {
       const email = requireOption(args, 'email');
-      const user = await api('AdminUser', { email });
+      const { Keys, Devices, ...user } = await api('AdminUser', { email });
       for (const [key, value] of Object.entries(user)) {
         console.log(`${key}: ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`);
       }
+      console.log(`Keys: ${Keys.length}`);
+      for (const k of Keys) console.log(`  ${k.Product}  …${k.KeyEnding}  registered ${k.RegisteredAt ?? '-'}`);
+      console.log(`Devices: ${Devices.length} active`);
+      for (const d of Devices)
+        console.log(`  ${d.Id}  ${d.Product}  "${d.Name}"  ${d.MachineId}  since ${d.ActivatedAt}`);
+    },
+  },
+  // Support's everyday tickets (ADR 0044)
+  'unlock-sign-in': customerTicket('AdminUnlockSignIn', (r) =>
+    r.WasLocked ? 'unlocked: the customer can sign in again' : 'was not locked',
+  ),
+  'end-sessions': customerTicket('AdminEndCustomerSessions', (r) => `ended ${r.SessionsEnded} session(s)`),
+  'resend-verification': customerTicket('AdminResendVerification', (r) =>
+    r.Sent ? 'sent a new verification link' : 'already verified: nothing sent',
+  ),
+  'deactivate-device': {
+    options: ['id', 'reason'],
+    async run(args, api) {
+      const result = await api('AdminDeactivateDevice', {
+        deviceId: requireOption(args, 'id'),
+        reason: requireOption(args, 'reason'),
+      });
+      console.log(
+        `deactivated "${result.Device}" (${result.Product}) of ${result.Customer}; not counted in their allowance`,
+      );
+    },
+  },
+  'move-licence': {
+    options: ['key', 'to', 'reason'],
+    async run(args, api) {
+      const result = await api('AdminMoveLicence', {
+        key: requireOption(args, 'key'),
+        toEmail: requireOption(args, 'to'),
+        reason: requireOption(args, 'reason'),
+      });
+      console.log(`moved the ${result.Product} key from ${result.From ?? 'no account'} to ${result.To}`);
     },
   },
   // Storefront: a customer's perpetual licence orders, for support

@@ -68,7 +68,8 @@ export const licences = pgTable(
  * reason of its own ('licence-removed', e.g. a licence revoked). All but the last are counted
  * deactivations (ADR 0030).
  */
-export const DEACTIVATION_CAUSES = ['customer', 'app', 'key-removed', 'licence-removed'] as const;
+/** 'support': ended by an operator (ADR 0044), outside the customer's allowance. */
+export const DEACTIVATION_CAUSES = ['customer', 'app', 'key-removed', 'licence-removed', 'support'] as const;
 export type DeactivationCause = (typeof DEACTIVATION_CAUSES)[number];
 export const COUNTED_DEACTIVATION_CAUSES = ['customer', 'app', 'key-removed'] as const satisfies DeactivationCause[];
 export type CountedDeactivationCause = (typeof COUNTED_DEACTIVATION_CAUSES)[number];

@@ -49,6 +49,14 @@ export const adminUserResultSchema = userSchema.extend({
   CreatedAt: z.string(),
   ActiveSessions: z.number(),
   SocialProviders: z.array(z.string()),
+  /** Whether sign-in is locked for the address now (support unlocks it). */
+  SignInLocked: z.boolean(),
+  /** The keys held, by product and last six characters (support moves one with the key in full). */
+  Keys: z.array(z.object({ Product: z.string(), KeyEnding: z.string(), RegisteredAt: z.string().nullable() })),
+  /** The active devices, with the id support deactivates one by. */
+  Devices: z.array(
+    z.object({ Id: z.string(), Product: z.string(), Name: z.string(), MachineId: z.string(), ActivatedAt: z.string() }),
+  ),
 });
 export const adminMetricsResultSchema = z.object({
   HeapUsedBytes: z.number(),
@@ -97,6 +105,11 @@ export const operationResults = {
   AdminIssueUpgradeCodes: z.object({ Codes: z.array(z.string()) }),
   AdminAddSerials: z.object({ Added: z.number(), AlreadyPresent: z.number() }),
   AdminStorefrontOrders: z.array(storefrontOrderSummarySchema),
+  AdminUnlockSignIn: z.object({ WasLocked: z.boolean() }),
+  AdminEndCustomerSessions: z.object({ SessionsEnded: z.number() }),
+  AdminResendVerification: z.object({ Sent: z.boolean() }),
+  AdminDeactivateDevice: z.object({ Device: z.string(), Product: z.string(), Customer: z.string() }),
+  AdminMoveLicence: z.object({ Product: z.string(), From: z.string().nullable(), To: z.string() }),
   ...releaseOperatorResults,
   StripeWebhook: stripeWebhookResultSchema,
   ShopifyWebhook: shopifyWebhookResultSchema,
@@ -266,6 +279,11 @@ const otherRouteInfo = {
   AdminIssueUpgradeCodes: { auth: 'operator', summary: 'Operator: issue upgrade codes' },
   AdminAddSerials: { auth: 'operator', summary: 'Operator: add campaign serials' },
   AdminStorefrontOrders: { auth: 'operator', summary: "Operator: a customer's storefront orders" },
+  AdminUnlockSignIn: { auth: 'operator', summary: "Support: clear an address's sign-in lockout" },
+  AdminEndCustomerSessions: { auth: 'operator', summary: 'Support: end every session of a customer' },
+  AdminResendVerification: { auth: 'operator', summary: 'Support: mail a new verification link' },
+  AdminDeactivateDevice: { auth: 'operator', summary: "Support: deactivate a device outside the customer's allowance" },
+  AdminMoveLicence: { auth: 'operator', summary: 'Support: move a licence key to another account' },
   AdminUploadRelease: {
     auth: 'operator',
     summary: 'Operator: publish an installer (multipart: fields, then the file)',

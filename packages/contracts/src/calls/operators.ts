@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH } from '../constants';
-import { emailSchema, serialSchema } from '../validators';
+import { emailSchema, licenseKeySchema, serialSchema } from '../validators';
 import { callBody, emptyBody } from './common';
 import { signInChallengeSchema, totpCodeSchema } from './second-factor';
 
@@ -94,6 +94,21 @@ export const operatorCalls = {
     reason: auditReasonSchema,
   }),
   AdminAddSerials: callBody({ serials: z.array(serialSchema).min(1).max(10_000), reason: auditReasonSchema }),
+  // Support's everyday tickets (ADR 0044): each names the customer, each is audited.
+  /** Clears the sign-in lockout of an address. */
+  AdminUnlockSignIn: callBody({ email: emailSchema, reason: auditReasonSchema }),
+  /** Ends every session of a customer (a stolen laptop, a shared password). */
+  AdminEndCustomerSessions: callBody({ email: emailSchema, reason: auditReasonSchema }),
+  /** Mails a new verification link to a customer who has not verified (a lost mail). */
+  AdminResendVerification: callBody({ email: emailSchema, reason: auditReasonSchema }),
+  /** Deactivates a device without spending the customer's allowance (past it: KeyRevokeOverLimit's "Learn more"). */
+  AdminDeactivateDevice: callBody({ deviceId: z.string().uuid(), reason: auditReasonSchema }),
+  /** Moves a licence key to another account (bought under another address); its seats go with it. */
+  AdminMoveLicence: callBody({
+    key: licenseKeySchema,
+    toEmail: emailSchema,
+    reason: auditReasonSchema,
+  }),
 
   /** With the bootstrap token (ADMIN_TOKEN), once: the first admin's invitation. */
   OperatorBootstrap: callBody({ email: emailSchema, name: operatorNameSchema }),
@@ -251,6 +266,12 @@ export const operatorCallRoles = {
   AdminIssueUpgradeCodes: ['admin'],
   AdminAddSerials: ['admin'],
   AdminMetrics: ['admin'],
+  // Support: the everyday tickets on a customer's account.
+  AdminUnlockSignIn: ['support'],
+  AdminEndCustomerSessions: ['support'],
+  AdminResendVerification: ['support'],
+  AdminDeactivateDevice: ['support'],
+  AdminMoveLicence: ['support'],
   // Admin: releases of the download center (ADR 0046); every operator sees them.
   AdminUploadRelease: ['admin'],
   AdminRemoveRelease: ['admin'],

@@ -261,6 +261,28 @@ export class AccountService {
     await this.issueVerification(user);
   }
 
+  /** A new link mailed at support's request (a lost verification mail); false when already verified. */
+  async resendVerificationFor(userId: string): Promise<boolean> {
+    const user = await findUserById(this.deps.db, userId);
+    if (!user) throw new Fault('UserNotFound');
+    if (user.emailVerifiedAt) return false;
+    await this.issueVerification(user);
+    return true;
+  }
+
+  /** Whether sign-in is locked for an address now. */
+  signInLocked(email: string): Promise<boolean> {
+    return this.deps.limiter.isLocked(LOGIN_LIMIT, normalizeEmail(email));
+  }
+
+  /** Lifts the sign-in lockout of an address at support's request; whether it was locked. */
+  async unlockSignIn(email: string): Promise<boolean> {
+    const key = normalizeEmail(email);
+    const wasLocked = await this.deps.limiter.isLocked(LOGIN_LIMIT, key);
+    await this.deps.limiter.reset(LOGIN_LIMIT, key);
+    return wasLocked;
+  }
+
   /** A new link for a customer who proves the password (login screen, expired link). */
   async resendVerification(email: string, password: string): Promise<void> {
     const user = await this.checkCredentials(email, password);

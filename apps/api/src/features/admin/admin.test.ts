@@ -60,6 +60,17 @@ describe('npm run admin', () => {
     const { stdout } = await cli(['user', '--email', 'vic@example.com', '--url', baseUrl, '--token', support]);
     expect(stdout).toContain('Email: vic@example.com');
     expect(stdout).toContain('EmailVerified: true');
+    expect(stdout).toContain('SignInLocked: false');
+    expect(stdout).toContain('Devices: 0 active');
+  });
+
+  it("does support's tickets with a reason", async () => {
+    const args = ['--email', 'vic@example.com', '--url', baseUrl, '--token', support];
+    expect((await cli(['unlock-sign-in', ...args, '--reason', 'ticket 7'])).stdout).toBe('was not locked\n');
+    await expect(cli(['unlock-sign-in', ...args])).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--reason is required'),
+    });
   });
 
   it('finds the service on PORT and the token in SOUNDID_OPERATOR_TOKEN', async () => {

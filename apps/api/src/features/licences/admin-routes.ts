@@ -2,6 +2,8 @@ import { callSchemas } from '@soundid/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Database } from '../../db/client';
 import type { Random } from '../../lib/clock';
+import { Fault } from '../../lib/fault';
+import { findUserByEmail, findUserById } from '../accounts/users-repo';
 import type { AuditTrail } from '../operators/audit-trail';
 import { type OperatorGuard, operatorOf, originOf } from '../operators/operator-guard';
 import { CAMPAIGN_ADAM, PRODUCTS } from './catalogue';
@@ -105,4 +107,68 @@ export const licenceAdminRoutes: FastifyPluginAsyncZod<{
       return { Success: true as const, Result: result };
     },
   );
+
+  // Support's tickets on licences and devices (ADR 0044), each audited with its customer.
+  app.post(
+    '/api/admin/deactivate-device',
+    { schema: callSchemas.AdminDeactivateDevice, onRequest: guard.for('AdminDeactivateDevice') },
+    async (request) => {
+      const { deviceId, reason } = request.body;
+      const ended = await licences.deactivateBySupport(deviceId);
+      const customer = await customerOf(db, ended.userId);
+      await audit.record({
+        actor: operatorOf(request),
+        action: 'AdminDeactivateDevice',
+        outcome: 'done',
+        target: { type: 'device', id: deviceId },
+        customer,
+        before: {
+          device: ended.device.name,
+          machineId: ended.device.machineId,
+          product: ended.productCode,
+          active: true,
+        },
+        after: { active: false, counted: false },
+        reason,
+        origin: originOf(request),
+      });
+      return {
+        Success: true as const,
+        Result: { Device: ended.device.name, Product: ended.productCode, Customer: customer.email },
+      };
+    },
+  );
+
+  app.post(
+    '/api/admin/move-licence',
+    { schema: callSchemas.AdminMoveLicence, onRequest: guard.for('AdminMoveLicence') },
+    async (request) => {
+      const { key, toEmail, reason } = request.body;
+      const target = await findUserByEmail(db, toEmail);
+      if (!target) throw new Fault('UserNotFound');
+      const moved = await licences.moveKey(key, target.id);
+      const from = moved.fromUserId ? await customerOf(db, moved.fromUserId) : undefined;
+      await audit.record({
+        actor: operatorOf(request),
+        action: 'AdminMoveLicence',
+        outcome: 'done',
+        target: { type: 'licence-key', id: key.slice(-6) },
+        customer: { id: target.id, email: target.email },
+        before: { owner: from?.email ?? null, product: moved.productCode },
+        after: { owner: target.email },
+        reason,
+        origin: originOf(request),
+      });
+      return {
+        Success: true as const,
+        Result: { Product: moved.productCode, From: from?.email ?? null, To: target.email },
+      };
+    },
+  );
 };
+
+/** A customer's id and address, for the audit trail. */
+async function customerOf(db: Database, userId: string): Promise<{ id: string; email: string }> {
+  const user = await findUserById(db, userId);
+  return { id: userId, email: user?.email ?? '(deleted)' };
+}

@@ -135,7 +135,7 @@ export async function findActiveDevice(
   return row;
 }
 
-const isCounted = (cause: DeactivationCause): cause is CountedDeactivationCause =>
+export const isCounted = (cause: DeactivationCause): cause is CountedDeactivationCause =>
   (COUNTED_DEACTIVATION_CAUSES as readonly string[]).includes(cause);
 
 /**

@@ -47,6 +47,7 @@ import {
   findActiveDevice,
   findKeyByValue,
   findLicence,
+  isCounted,
   keysOfUser,
   lockLicenceById,
   lockOrCreateLicence,
@@ -276,7 +277,7 @@ export class LicenceService {
     const seats = seatsOf(product, keysLeft, licence, now, tokenBalance);
     const over = (await activeDevicesOfLicence(tx, licence.id)).slice(seats.max).map((d) => d.id);
     if (over.length === 0) return;
-    if (cause !== 'licence-removed') await this.assertUnderDeactivationLimit(tx, licence, over.length);
+    if (isCounted(cause)) await this.assertUnderDeactivationLimit(tx, licence, over.length);
     await deactivate(tx, licence, over, now, cause);
   }
 
@@ -450,6 +451,47 @@ export class LicenceService {
       await deactivate(tx, licence, [device.id], this.now(), 'app');
       const seats = await this.currentSeats(tx, userId, product, licence);
       return { InstancesUsed: active.length - 1, InstancesMax: seats.max };
+    });
+  }
+
+  /**
+   * Support's deactivation (ADR 0044): any active device, whoever's, outside the customer's
+   * allowance (cause 'support', not counted) — what KeyRevokeOverLimit's "Learn more" promises.
+   */
+  async deactivateBySupport(deviceId: string): Promise<{ device: DeviceRow; productCode: string; userId: string }> {
+    return this.db.transaction(async (tx) => {
+      const [found] = await tx
+        .select()
+        .from(devices)
+        .where(and(eq(devices.id, deviceId), isNull(devices.deactivatedAt)));
+      if (!found) throw new Fault('DeviceNotFound');
+      const licence = await lockLicenceById(tx, found.userId, found.licenceId);
+      const device = await findActiveDevice(tx, found.userId, deviceId);
+      if (!licence || !device) throw new Fault('DeviceNotFound');
+      await deactivate(tx, licence, [device.id], this.now(), 'support');
+      return { device, productCode: licence.productCode, userId: licence.userId };
+    });
+  }
+
+  /**
+   * Support moves a key to another account (bought under another address): its seats leave the
+   * old licence uncounted ('support'), the key and its deactivation history go to the new owner
+   * (ADR 0030), whose licence of the product is made if missing.
+   */
+  async moveKey(keyValue: string, toUserId: string): Promise<{ productCode: string; fromUserId: string | null }> {
+    return this.db.transaction(async (tx) => {
+      const key = await findKeyByValue(tx, keyValue, true);
+      const product = key && productByCode(key.productCode);
+      if (!key || !product) throw new Fault('KeyNotFound');
+      if (key.revokedAt) throw new Fault('KeyRefunded');
+      if (key.userId === toUserId) throw new Fault('KeyAlreadyExisting');
+      await this.releaseSeatsOfKey(tx, key, 'support');
+      if (isActivatable(product)) await lockOrCreateLicence(tx, toUserId, product.code);
+      await tx
+        .update(licenseKeys)
+        .set({ userId: toUserId, registeredAt: this.now() })
+        .where(eq(licenseKeys.id, key.id));
+      return { productCode: product.code, fromUserId: key.userId };
     });
   }
 
