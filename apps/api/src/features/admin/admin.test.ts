@@ -48,7 +48,9 @@ describe('operator API', () => {
   });
 });
 
-describe('npm run admin', () => {
+// Each test runs the CLI a few times, each run a Node process compiling TypeScript: seconds each
+// on a machine busy with the other suites.
+describe('npm run admin', { timeout: 120_000 }, () => {
   /** Each CLI run gets a config folder of its own: the kept tokens of `login` go there. */
   const configHome = mkdtempSync(path.join(tmpdir(), 'soundid-cli-config-'));
   const cli = (args: string[], env: Record<string, string> = {}) =>
@@ -187,6 +189,5 @@ describe('npm run admin', () => {
     } finally {
       await fresh.close();
     }
-    // Eleven runs of the CLI, each a Node process compiling TypeScript.
-  }, 120_000);
+  });
 });
