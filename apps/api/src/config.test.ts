@@ -269,3 +269,21 @@ describe('object storage of the installers (ADR 0046)', () => {
     ).toBe('s3');
   });
 });
+
+describe('retention of the mail records (ADR 0038)', () => {
+  // ASVS 5.0 14.2.7: the records of the mails sent are kept a defined time, then deleted.
+  it('keeps them 400 days unless MAIL_LOG_RETENTION_DAYS says otherwise', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).mailLogRetentionDays).toBe(400);
+    expect(loadConfig({ DATA_DIR: dataDir(), MAIL_LOG_RETENTION_DAYS: '30' }).mailLogRetentionDays).toBe(30);
+    expect(loadConfig({ DATA_DIR: dataDir(), MAIL_LOG_RETENTION_DAYS: '3660' }).mailLogRetentionDays).toBe(3660);
+    expect(loadConfig({ DATA_DIR: dataDir(), MAIL_LOG_RETENTION_DAYS: ' ' }).mailLogRetentionDays).toBe(400);
+  });
+
+  it('names a MAIL_LOG_RETENTION_DAYS that is no whole number of days from 1 to 3660', () => {
+    for (const value of ['0', '-1', '1.5', '30d', 'forever', '3661', '99999']) {
+      expect(refusal({ MAIL_LOG_RETENTION_DAYS: value }), value).toMatch(
+        /MAIL_LOG_RETENTION_DAYS: must be a whole number of days from 1 to 3660/,
+      );
+    }
+  });
+});

@@ -56,6 +56,10 @@ const PRODUCTION_CEILINGS = {
   MAIL_LIMIT_PER_MAILBOX: MAILS_MAX_PER_MAILBOX,
 } as const;
 
+/** How long a mail's record is kept (ADR 0038): a year and a bit unless set; at most ten years. */
+export const MAIL_LOG_RETENTION_DAYS_DEFAULT = 400;
+const MAIL_LOG_RETENTION_DAYS_MAX = 3660;
+
 const redirectTargetsSchema = z.array(redirectTargetSchema);
 
 export type { RedirectTarget };
@@ -90,6 +94,18 @@ const envSchema = z
     SESSION_SECRET: optionalString.pipe(z.string().min(32).optional()),
     SMTP_URL: optionalString.pipe(z.url().optional()),
     MAIL_FROM: z.string().default('My SoundID <no-reply@soundid.local>'),
+    /** Days a mail's record (mail_log) is kept and exported (ADR 0038); older ones are deleted. */
+    MAIL_LOG_RETENTION_DAYS: optionalString
+      .pipe(
+        z
+          .string()
+          .regex(/^[1-9]\d{0,4}$/, 'must be a whole number of days from 1 to 3660')
+          .refine((v) => Number(v) <= MAIL_LOG_RETENTION_DAYS_MAX, {
+            message: 'must be a whole number of days from 1 to 3660',
+          })
+          .optional(),
+      )
+      .transform((v) => (v ? Number(v) : MAIL_LOG_RETENTION_DAYS_DEFAULT)),
     STRIPE_SECRET_KEY: optionalString,
     STRIPE_PUBLISHABLE_KEY: optionalString,
     STRIPE_WEBHOOK_SECRET: optionalString,
@@ -300,6 +316,8 @@ export interface Config {
   adminToken: string;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** Days a mail's record is kept and exported (ADR 0038). */
+  mailLogRetentionDays: number;
   appTarget: Env['APP_TARGET'];
   trustProxy: boolean;
   logLevel: Env['LOG_LEVEL'];
@@ -370,6 +388,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     adminToken: env.ADMIN_TOKEN ?? readOrCreateSecret(dataDir, 'admin-token'),
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
+    mailLogRetentionDays: env.MAIL_LOG_RETENTION_DAYS,
     appTarget: env.APP_TARGET,
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,

@@ -21,6 +21,7 @@ import { LicenceList } from './features/licences/licence-list';
 import { loadOfflineSigner, type OfflineLicenseSigner } from './features/licences/offline';
 import { chargeActivationsOfDeletedCustomer } from './features/licences/repo';
 import { LicenceService } from './features/licences/service';
+import { MailLog } from './features/mail/mail-log';
 import { createMailer, type Mailer } from './features/mail/mailer';
 import { type PublicConfig, publicConfigOf } from './features/meta/public-config';
 import { AuditTrail } from './features/operators/audit-trail';
@@ -64,6 +65,8 @@ export interface Services {
   /** What the SPA is told before it renders (GET /api/config and every served page). */
   publicConfig: PublicConfig;
   mailer: Mailer;
+  /** The record of every mail sent, and its retention (ADR 0038). */
+  mailLog: MailLog;
   social: SocialVerifier;
   sessions: SessionService;
   sessionCookie: SessionCookie;
@@ -117,7 +120,15 @@ export function createServices(options: ServiceOptions): Services {
 
   const transport =
     options.mailTransport ?? (config.smtpUrl ? createSmtpTransport(config.smtpUrl, config.mailFrom) : undefined);
-  const mailer = createMailer({ db, clock, log, transport, ...(options.quiet ? { announce: () => {} } : {}) });
+  const mailLog = new MailLog({ db, clock, retentionDays: config.mailLogRetentionDays });
+  const mailer = createMailer({
+    db,
+    clock,
+    log,
+    transport,
+    mailLog,
+    ...(options.quiet ? { announce: () => {} } : {}),
+  });
   const social =
     options.socialVerifier ??
     createSocialVerifier({
@@ -256,6 +267,7 @@ export function createServices(options: ServiceOptions): Services {
     random,
     publicConfig: publicConfigOf(config, social),
     mailer,
+    mailLog,
     social,
     sessions,
     sessionCookie: new SessionCookie(config.publicUrl),
@@ -264,7 +276,7 @@ export function createServices(options: ServiceOptions): Services {
     secondFactor,
     passkeys,
     stepUp,
-    dataExport: new DataExportService({ db, clock, limiter }),
+    dataExport: new DataExportService({ db, clock, limiter, mailLog }),
     accounts,
     ledger,
     deeplinks,

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigserial,
   boolean,
+  check,
   index,
   integer,
   jsonb,
@@ -157,7 +158,10 @@ export const attemptCounters = pgTable(
   (t) => [uniqueIndex('attempt_counters_pk').on(t.scope, t.key)],
 );
 
-/** Every mail the service composed; the dev mailbox reads it when no SMTP server is configured. */
+/**
+ * The dev outbox: every mail in full (bodies, links) when no SMTP server is configured, for the
+ * dev mailbox. With SMTP nothing is written here; the record of each mail is `mail_log`.
+ */
 export const mailOutbox = pgTable(
   'mail_outbox',
   {
@@ -179,4 +183,44 @@ export const mailOutbox = pgTable(
     sentAt: ts('sent_at'),
   },
   (t) => [index('mail_outbox_to_idx').on(t.to, t.id), index('mail_outbox_user_idx').on(t.userId, t.id)],
+);
+
+/** What became of a mail: the transport took it (SMTP, or the dev outbox), or refused it. */
+export const MAIL_OUTCOMES = ['sent', 'failed'] as const;
+export type MailOutcome = (typeof MAIL_OUTCOMES)[number];
+
+/**
+ * The record of every mail the service sends, in production too (ADR 0038, revision "a record of
+ * every mail"): to whom, about which account, the subject, when, and the outcome. Never the
+ * bodies or the links (the links carry live single-use tokens): there is no column for them.
+ * Kept MAIL_LOG_RETENTION_DAYS days (mail-log.ts deletes older rows).
+ */
+export const mailLog = pgTable(
+  'mail_log',
+  {
+    /** Sequential: the export lists the mails in the order they were sent. */
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    to: text('to_address').notNull(),
+    /** The account the mail is about, as `mail_outbox.user_id` (no reference: see there). */
+    userId: uuid('user_id'),
+    subject: text('subject').notNull(),
+    outcome: text('outcome').$type<MailOutcome>().notNull(),
+    /** A short reason the transport gave (an SMTP reply, an error code); null when sent. */
+    failure: text('failure'),
+    /** When the mail was composed and handed to the transport. */
+    createdAt: createdAt(),
+    /** When the transport took it; null when it failed. */
+    sentAt: ts('sent_at'),
+  },
+  (t) => [
+    index('mail_log_user_idx').on(t.userId, t.id),
+    index('mail_log_to_idx').on(t.to, t.id),
+    index('mail_log_created_idx').on(t.createdAt),
+    check('mail_log_outcome', sql`${t.outcome} in ('sent', 'failed')`),
+    check(
+      'mail_log_outcome_fields',
+      sql`(${t.outcome} = 'sent' and ${t.sentAt} is not null and ${t.failure} is null) or (${t.outcome} = 'failed' and ${t.sentAt} is null and ${t.failure} is not null)`,
+    ),
+    check('mail_log_failure_short', sql`char_length(${t.failure}) <= 200`),
+  ],
 );

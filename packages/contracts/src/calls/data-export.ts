@@ -213,7 +213,10 @@ export const dataExportResults = {
         Refunds: z.array(z.object({ Quantity: z.number().int(), ReceivedAt: when })),
       }),
     ),
-    /** Mails sent to the account's address: subject and time only. */
+    /**
+     * The mails about the account (ADR 0038): subject and times only, from the record kept of
+     * each mail for MAIL_LOG_RETENTION_DAYS. `SentAt` is null when the delivery failed.
+     */
     Mails: z.array(z.object({ Subject: z.string(), CreatedAt: when, SentAt: maybeWhen })),
     DeletionSummary: deletionSummary,
   }),

@@ -27,13 +27,15 @@ export const EXPORTED_TABLES = {
   storefront_orders: 'StorefrontOrders',
   storefront_order_keys: 'StorefrontOrders[].Keys',
   storefront_order_refunds: 'StorefrontOrders[].Refunds',
-  mail_outbox: 'Mails (subject and time only)',
+  mail_log: 'Mails (subject and times only; the record of every mail, within MAIL_LOG_RETENTION_DAYS)',
 } as const;
 
 export const LEFT_OUT_TABLES = {
   audit_entries:
     "the back office's audit trail (ADR 0045): operators' accountability, not the customer's data; what an action changed (tokens, licences, devices) is in those sections",
   operators: "the company's own staff accounts (ADR 0044), no customer's: their e-mail column is an operator's address",
+  mail_outbox:
+    'the dev outbox (no SMTP_URL, never in production): the same mails in full for the dev mailbox, links and all; each is in Mails through its mail_log record',
   action_tokens: 'hashes of single-use mail links: secrets, and the mails they came in are in Mails',
   sign_in_challenges: 'hashes of five-minute sign-in challenges: secrets, gone within minutes',
   passkey_challenges: 'hashes of five-minute passkey challenges: secrets, gone within minutes',

@@ -13,7 +13,7 @@ import {
   upgradeCodes,
 } from '../../db/licences-schema';
 import { checkoutSessions, paymentMismatches, paymentRefunds } from '../../db/payments-schema';
-import { mailOutbox, sessions as sessionsTable, socialAccounts, users } from '../../db/schema';
+import { mailLog, mailOutbox, sessions as sessionsTable, socialAccounts, users } from '../../db/schema';
 import { passkeys, recoveryCodes, totpFactors } from '../../db/second-factor-schema';
 import { storefrontOrderKeys, storefrontOrderRefunds, storefrontOrders } from '../../db/storefront-schema';
 import { tokenLots, tokenSpendAllocations, tokenSpends } from '../../db/voice-ai-schema';
@@ -208,9 +208,17 @@ beforeAll(async () => {
     .insert(storefrontOrderRefunds)
     .values({ orderId: '820982911946154508', refundId: '5001', quantity: 0, receivedAt: now });
 
+  // A mail as the dev outbox keeps it (bodies and all) and its record, which the export reads.
   await db
     .insert(mailOutbox)
     .values({ to: DEMO_EMAIL, subject: 'Welcome to My SoundID', text: 'secret body', html: '<p>secret body</p>' });
+  await db.insert(mailLog).values({
+    to: DEMO_EMAIL,
+    subject: 'Welcome to My SoundID',
+    outcome: 'sent',
+    createdAt: now,
+    sentAt: now,
+  });
 
   demo = { id: user.id, token, totpSecret: begun.Secret, recoveryCodes: codes };
 

@@ -4,7 +4,7 @@ import {
   type DataExport,
   type DeletionSummary,
 } from '@soundid/contracts';
-import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client';
 import {
   campaignSerials,
@@ -15,7 +15,7 @@ import {
   upgradeCodes,
 } from '../../db/licences-schema';
 import { checkoutSessions, paymentMismatches, paymentRefunds } from '../../db/payments-schema';
-import { mailOutbox, seenDevices, sessions, socialAccounts, users } from '../../db/schema';
+import { mailLog, seenDevices, sessions, socialAccounts, users } from '../../db/schema';
 import { passkeys, recoveryCodes, totpFactors } from '../../db/second-factor-schema';
 import { storefrontOrderKeys, storefrontOrderRefunds, storefrontOrders } from '../../db/storefront-schema';
 import { tokenLots, tokenSpendAllocations, tokenSpends } from '../../db/voice-ai-schema';
@@ -23,6 +23,7 @@ import type { Clock } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
 import { productByCode } from '../licences/catalogue';
 import { formatLicenseKey } from '../licences/codes';
+import type { MailLog } from '../mail/mail-log';
 import type { AttemptLimiter, LimitRule } from './attempt-limits';
 import { describeDevice } from './user-agent';
 
@@ -40,7 +41,7 @@ const productName = (code: string) => productByCode(code)?.displayName ?? code;
  * neither). Which tables are read, and why others are not: data-export-coverage.ts.
  */
 export class DataExportService {
-  constructor(private readonly deps: { db: Database; clock: Clock; limiter: AttemptLimiter }) {}
+  constructor(private readonly deps: { db: Database; clock: Clock; limiter: AttemptLimiter; mailLog: MailLog }) {}
 
   async export(userId: string): Promise<DataExport> {
     if (!(await this.deps.limiter.take(DATA_EXPORT_LIMIT, userId))) throw new Fault('AttemptOverLimitDataExport');
@@ -189,13 +190,19 @@ export class DataExportService {
           .where(inArray(storefrontOrderRefunds.orderId, orderIds))
           .orderBy(asc(storefrontOrderRefunds.receivedAt))
       : [];
-    // The mails about the account, whichever address it had then (an earlier one before an
-    // e-mail change), and those about no account sent to its address (ADR 0038).
+    // The record of the mails about the account, whichever address it had then (an earlier one
+    // before an e-mail change), and those about no account sent to its address, whatever the
+    // transport; none past the retention, even before the daily cleanup has run (ADR 0038).
     const mailRows = await tx
-      .select({ subject: mailOutbox.subject, createdAt: mailOutbox.createdAt, sentAt: mailOutbox.sentAt })
-      .from(mailOutbox)
-      .where(or(eq(mailOutbox.userId, userId), and(isNull(mailOutbox.userId), eq(mailOutbox.to, user.email))))
-      .orderBy(asc(mailOutbox.id));
+      .select({ subject: mailLog.subject, createdAt: mailLog.createdAt, sentAt: mailLog.sentAt })
+      .from(mailLog)
+      .where(
+        and(
+          or(eq(mailLog.userId, userId), and(isNull(mailLog.userId), eq(mailLog.to, user.email))),
+          gte(mailLog.createdAt, this.deps.mailLog.keptSince(now)),
+        ),
+      )
+      .orderBy(asc(mailLog.id));
     const summary = await summarise(tx, userId, now);
 
     const deactivationsOf = groupBy(deactivationRows, (row) => row.keyId);

@@ -1,41 +1,21 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, freshSession, PASSWORD } from '../../../test/accounts-flow';
+import { type SmtpRecorder, startSmtpRecorder } from '../../../test/kit/smtp-recorder';
 import { createTestApp, type TestApp } from '../../../test/kit/test-app';
 import { users } from '../../db/schema';
 
-interface Received {
-  to: string[];
-  raw: string;
-}
-
-let smtp: SMTPServer;
-const received: Received[] = [];
+let smtp: SmtpRecorder;
+let received: SmtpRecorder['received'];
 let t: TestApp;
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, session, callback) {
-      let raw = '';
-      stream.on('data', (chunk: Buffer) => {
-        raw += chunk.toString('utf8');
-      });
-      stream.on('end', () => {
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const port = (smtp.server.address() as AddressInfo).port;
-  t = await createTestApp({ SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'SoundID <accounts@soundid.test>' });
+  smtp = await startSmtpRecorder();
+  received = smtp.received;
+  t = await createTestApp({ SMTP_URL: smtp.url, MAIL_FROM: 'SoundID <accounts@soundid.test>' });
 });
 afterAll(async () => {
   await t.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp.close();
 });
 
 describe('with SMTP_URL set', () => {
