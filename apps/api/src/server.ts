@@ -90,7 +90,8 @@ async function main(): Promise<void> {
     if (!config.smtpUrl)
       lines.push(`Dev mailbox: ${config.publicUrl}/api/dev/mail?to=<address> (links are also logged)`);
     lines.push(
-      `Operator CLI: npm run admin -- --help (token in ${path.join(config.dataDir, 'admin-token')} unless ADMIN_TOKEN is set)`,
+      'Operator CLI: npm run admin -- --help; the first admin: npm run admin -- bootstrap --email <you> --name <name>',
+      `  (bootstrap token in ${path.join(config.dataDir, 'admin-token')} unless ADMIN_TOKEN is set; README, Operator CLI)`,
     );
     if (demo) lines.push('', ...demo);
     if (demoReleases) lines.push('', ...demoReleases);
