@@ -1,33 +1,19 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { drizzle } from 'drizzle-orm/pglite';
-import { migrate } from 'drizzle-orm/pglite/migrator';
-import { afterAll, describe, expect, it } from 'vitest';
-import { migrationsFolder } from './client';
+import { describe, expect, it } from 'vitest';
+import { databaseBefore } from '../../test/migration-before';
 
 /**
  * Migration 0005 moves the deactivation history onto the keys (ADR 0030): a database that
  * already holds counted deactivations keeps its used allowance after the upgrade.
  */
-const before = mkdtempSync(path.join(tmpdir(), 'migrations-0004-'));
-afterAll(() => rmSync(before, { recursive: true, force: true }));
+
+const TAG = /^0005_/;
 
 describe('migration 0005 key_deactivations', () => {
   // The SQL is plain PostgreSQL; one run on PGlite proves it (the PostgreSQL project skips it).
   it.skipIf(process.env.TEST_DB_KIND === 'postgres')(
     'charges every counted deactivation so far to the keys the customer holds of the product',
     async () => {
-      cpSync(migrationsFolder, before, { recursive: true });
-      const journalPath = path.join(before, 'meta', '_journal.json');
-      const journal = JSON.parse(readFileSync(journalPath, 'utf8'));
-      journal.entries = journal.entries.filter((e: { tag: string }) => e.tag < '0005');
-      writeFileSync(journalPath, JSON.stringify(journal));
-
-      const client = await PGlite.create();
-      const db = drizzle(client);
-      await migrate(db, { migrationsFolder: before });
+      const { client, migrateRest, close } = await databaseBefore(TAG);
       await client.exec(`
       insert into users (id, email, password_hash) values
         ('00000000-0000-4000-8000-000000000001', 'ann@example.com', 'x'),
@@ -46,7 +32,7 @@ describe('migration 0005 key_deactivations', () => {
         ('00000000-0000-4000-8000-0000000000d4', '00000000-0000-4000-8000-0000000000c1', '00000000-0000-4000-8000-000000000001', 'm4', 'Four', now(), null, null);
     `);
 
-      await migrate(db, { migrationsFolder });
+      await migrateRest();
       const { rows } = await client.query<{ key_id: string; device_id: string; cause: string }>(
         'select key_id, device_id, cause from key_deactivations order by key_id, device_id',
       );
@@ -58,7 +44,7 @@ describe('migration 0005 key_deactivations', () => {
         ['a2', 'd1', 'customer'],
         ['a2', 'd2', 'app'],
       ]);
-      await client.close();
+      await close();
     },
     120_000,
   );

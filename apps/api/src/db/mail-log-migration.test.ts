@@ -1,11 +1,5 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { drizzle } from 'drizzle-orm/pglite';
-import { migrate } from 'drizzle-orm/pglite/migrator';
-import { afterAll, describe, expect, it } from 'vitest';
-import { migrationsFolder } from './client';
+import { describe, expect, it } from 'vitest';
+import { databaseBefore } from '../../test/migration-before';
 
 /**
  * The migration that adds the record of every mail (mail_log, ADR 0038's revision) records the
@@ -13,26 +7,13 @@ import { migrationsFolder } from './client';
  * lists them: subject, account and times, never a body or a link.
  */
 const TAG = /^\d{4}_mail_log$/;
-const before = mkdtempSync(path.join(tmpdir(), 'migrations-mail-log-'));
-afterAll(() => rmSync(before, { recursive: true, force: true }));
 
 describe('migration mail_log', () => {
   // The SQL is plain PostgreSQL; one run on PGlite proves it (the PostgreSQL project skips it).
   it.skipIf(process.env.TEST_DB_KIND === 'postgres')(
     'records each mail of the outbox as sent when it was kept, in order, without its bodies or links',
     async () => {
-      cpSync(migrationsFolder, before, { recursive: true });
-      const journalPath = path.join(before, 'meta', '_journal.json');
-      const journal = JSON.parse(readFileSync(journalPath, 'utf8'));
-      const entries = journal.entries as { tag: string }[];
-      const index = entries.findIndex((e) => TAG.test(e.tag));
-      expect(index).toBeGreaterThan(0);
-      journal.entries = entries.slice(0, index);
-      writeFileSync(journalPath, JSON.stringify(journal));
-
-      const client = await PGlite.create();
-      const db = drizzle(client);
-      await migrate(db, { migrationsFolder: before });
+      const { client, migrateRest, close } = await databaseBefore(TAG);
       await client.exec(`
       insert into mail_outbox (to_address, user_id, subject, text_body, html_body, links, created_at) values
         ('ann@example.com', '00000000-0000-4000-8000-00000000000a', 'Verify', 'see https://x.test/verify-email/T1',
@@ -40,7 +21,7 @@ describe('migration mail_log', () => {
         ('nobody@example.com', null, 'Your licence', 'key body', '<p>key body</p>', '[]', '2026-01-02T10:00Z');
     `);
 
-      await migrate(db, { migrationsFolder });
+      await migrateRest();
       const { rows } = await client.query<Record<string, unknown>>(
         'select to_address, user_id, subject, outcome, failure, created_at, sent_at from mail_log order by id',
       );
@@ -74,7 +55,7 @@ describe('migration mail_log', () => {
           `insert into mail_log (to_address, subject, outcome, failure) values ('a@example.com', 'S', 'failed', repeat('x', 201))`,
         ),
       ).rejects.toThrow(/mail_log_failure_short/);
-      await client.close();
+      await close();
     },
     120_000,
   );

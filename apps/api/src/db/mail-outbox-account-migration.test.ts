@@ -1,11 +1,5 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { drizzle } from 'drizzle-orm/pglite';
-import { migrate } from 'drizzle-orm/pglite/migrator';
-import { afterAll, describe, expect, it } from 'vitest';
-import { migrationsFolder } from './client';
+import { describe, expect, it } from 'vitest';
+import { databaseBefore } from '../../test/migration-before';
 
 /**
  * The migration that gives each outbox mail its account (ADR 0038) backfills the mails already
@@ -13,26 +7,13 @@ import { migrationsFolder } from './client';
  * those to an account's current address, so that the data export still lists them.
  */
 const TAG = /^\d{4}_mail_outbox_account$/;
-const before = mkdtempSync(path.join(tmpdir(), 'migrations-mail-outbox-'));
-afterAll(() => rmSync(before, { recursive: true, force: true }));
 
 describe('migration mail_outbox_account', () => {
   // The SQL is plain PostgreSQL; one run on PGlite proves it (the PostgreSQL project skips it).
   it.skipIf(process.env.TEST_DB_KIND === 'postgres')(
     'gives the kept mails the account that held their address when they were sent',
     async () => {
-      cpSync(migrationsFolder, before, { recursive: true });
-      const journalPath = path.join(before, 'meta', '_journal.json');
-      const journal = JSON.parse(readFileSync(journalPath, 'utf8'));
-      const entries = journal.entries as { tag: string }[];
-      const index = entries.findIndex((e) => TAG.test(e.tag));
-      expect(index).toBeGreaterThan(0);
-      journal.entries = entries.slice(0, index);
-      writeFileSync(journalPath, JSON.stringify(journal));
-
-      const client = await PGlite.create();
-      const db = drizzle(client);
-      await migrate(db, { migrationsFolder: before });
+      const { client, migrateRest, close } = await databaseBefore(TAG);
       // Ann signed up as ann@, changed to ann.two@ on day 2, then to ann.three@ on day 5. Bob
       // signed up with the freed ann.two@ on day 6. Carol's change to carol.new@ was never confirmed.
       await client.exec(`
@@ -59,7 +40,7 @@ describe('migration mail_outbox_account', () => {
         ('nobody@example.com', 'licence-to-no-account', 't', 'h', '2026-01-04T10:00Z');
     `);
 
-      await migrate(db, { migrationsFolder });
+      await migrateRest();
       const { rows } = await client.query<{ subject: string; user_id: string | null }>(
         'select subject, user_id from mail_outbox order by id',
       );
@@ -75,7 +56,7 @@ describe('migration mail_outbox_account', () => {
         ['carol-alert', 'carol'],
         ['licence-to-no-account', null],
       ]);
-      await client.close();
+      await close();
     },
     120_000,
   );

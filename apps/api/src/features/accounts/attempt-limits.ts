@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client';
+import type { Database, Queryable } from '../../db/client';
 import { attemptCounters } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 
@@ -172,8 +172,8 @@ export class AttemptLimiter {
     return !(row?.lockedUntil && row.lockedUntil > now);
   }
 
-  async reset(rule: LimitRule, key: string): Promise<void> {
-    await this.db
+  async reset(rule: LimitRule, key: string, db: Queryable = this.db): Promise<void> {
+    await db
       .delete(attemptCounters)
       .where(sql`${attemptCounters.scope} = ${rule.scope} and ${attemptCounters.key} = ${key}`);
   }

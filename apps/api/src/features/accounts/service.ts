@@ -275,11 +275,17 @@ export class AccountService {
     return this.deps.limiter.isLocked(LOGIN_LIMIT, normalizeEmail(email));
   }
 
-  /** Lifts the sign-in lockout of an address at support's request; whether it was locked. */
-  async unlockSignIn(email: string): Promise<boolean> {
+  /**
+   * Lifts the sign-in lockout of an address at support's request; whether it was locked.
+   * `record` writes the audit entry in the same transaction (ADR 0045).
+   */
+  async unlockSignIn(email: string, record: (tx: Queryable, wasLocked: boolean) => Promise<void>): Promise<boolean> {
     const key = normalizeEmail(email);
     const wasLocked = await this.deps.limiter.isLocked(LOGIN_LIMIT, key);
-    await this.deps.limiter.reset(LOGIN_LIMIT, key);
+    await this.deps.db.transaction(async (tx) => {
+      await this.deps.limiter.reset(LOGIN_LIMIT, key, tx);
+      await record(tx, wasLocked);
+    });
     return wasLocked;
   }
 

@@ -110,18 +110,21 @@ export const adminRoutes: FastifyPluginAsyncZod<{
       const { email, reason } = request.body;
       // An address without an account can be locked too (guesses at it count): unlock it all the same.
       const user = await findUserByEmail(db, email);
-      const wasLocked = await accounts.unlockSignIn(email);
-      await audit.record({
-        actor: operatorOf(request),
-        action: 'AdminUnlockSignIn',
-        outcome: 'done',
-        target: { type: 'address', id: email.trim().toLowerCase() },
-        ...(user ? { customer: { id: user.id, email: user.email } } : {}),
-        before: { locked: wasLocked },
-        after: { locked: false },
-        reason,
-        origin: originOf(request),
-      });
+      const wasLocked = await accounts.unlockSignIn(email, (tx, locked) =>
+        audit
+          .append(tx, {
+            actor: operatorOf(request),
+            action: 'AdminUnlockSignIn',
+            outcome: 'done',
+            target: { type: 'address', id: email.trim().toLowerCase() },
+            ...(user ? { customer: { id: user.id, email: user.email } } : {}),
+            before: { locked },
+            after: { locked: false },
+            reason,
+            origin: originOf(request),
+          })
+          .then(() => undefined),
+      );
       return { Success: true as const, Result: { WasLocked: wasLocked } };
     },
   );

@@ -1,6 +1,6 @@
 import { callSchemas } from '@soundid/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Database } from '../../db/client';
+import type { Database, Queryable } from '../../db/client';
 import type { Random } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
 import { findUserByEmail, findUserById } from '../accounts/users-repo';
@@ -114,23 +114,20 @@ export const licenceAdminRoutes: FastifyPluginAsyncZod<{
     { schema: callSchemas.AdminDeactivateDevice, onRequest: guard.for('AdminDeactivateDevice') },
     async (request) => {
       const { deviceId, reason } = request.body;
-      const ended = await licences.deactivateBySupport(deviceId);
-      const customer = await customerOf(db, ended.userId);
-      await audit.record({
-        actor: operatorOf(request),
-        action: 'AdminDeactivateDevice',
-        outcome: 'done',
-        target: { type: 'device', id: deviceId },
-        customer,
-        before: {
-          device: ended.device.name,
-          machineId: ended.device.machineId,
-          product: ended.productCode,
-          active: true,
-        },
-        after: { active: false, counted: false },
-        reason,
-        origin: originOf(request),
+      let customer = { id: '', email: '' };
+      const ended = await licences.deactivateBySupport(deviceId, async (tx, { device, productCode, userId }) => {
+        customer = await customerOf(tx, userId);
+        await audit.append(tx, {
+          actor: operatorOf(request),
+          action: 'AdminDeactivateDevice',
+          outcome: 'done',
+          target: { type: 'device', id: deviceId },
+          customer,
+          before: { device: device.name, machineId: device.machineId, product: productCode, active: true },
+          after: { active: false, counted: false },
+          reason,
+          origin: originOf(request),
+        });
       });
       return {
         Success: true as const,
@@ -146,29 +143,28 @@ export const licenceAdminRoutes: FastifyPluginAsyncZod<{
       const { key, toEmail, reason } = request.body;
       const target = await findUserByEmail(db, toEmail);
       if (!target) throw new Fault('UserNotFound');
-      const moved = await licences.moveKey(key, target.id);
-      const from = moved.fromUserId ? await customerOf(db, moved.fromUserId) : undefined;
-      await audit.record({
-        actor: operatorOf(request),
-        action: 'AdminMoveLicence',
-        outcome: 'done',
-        target: { type: 'licence-key', id: key.slice(-6) },
-        customer: { id: target.id, email: target.email },
-        before: { owner: from?.email ?? null, product: moved.productCode },
-        after: { owner: target.email },
-        reason,
-        origin: originOf(request),
+      let from: string | null = null;
+      const moved = await licences.moveKey(key, target.id, async (tx, { productCode, fromUserId }) => {
+        from = fromUserId ? (await customerOf(tx, fromUserId)).email : null;
+        await audit.append(tx, {
+          actor: operatorOf(request),
+          action: 'AdminMoveLicence',
+          outcome: 'done',
+          target: { type: 'licence-key', id: key.slice(-6) },
+          customer: { id: target.id, email: target.email },
+          before: { owner: from, product: productCode },
+          after: { owner: target.email },
+          reason,
+          origin: originOf(request),
+        });
       });
-      return {
-        Success: true as const,
-        Result: { Product: moved.productCode, From: from?.email ?? null, To: target.email },
-      };
+      return { Success: true as const, Result: { Product: moved.productCode, From: from, To: target.email } };
     },
   );
 };
 
 /** A customer's id and address, for the audit trail. */
-async function customerOf(db: Database, userId: string): Promise<{ id: string; email: string }> {
+async function customerOf(db: Queryable, userId: string): Promise<{ id: string; email: string }> {
   const user = await findUserById(db, userId);
   return { id: userId, email: user?.email ?? '(deleted)' };
 }

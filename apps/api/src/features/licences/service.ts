@@ -458,7 +458,11 @@ export class LicenceService {
    * Support's deactivation (ADR 0044): any active device, whoever's, outside the customer's
    * allowance (cause 'support', not counted) — what KeyRevokeOverLimit's "Learn more" promises.
    */
-  async deactivateBySupport(deviceId: string): Promise<{ device: DeviceRow; productCode: string; userId: string }> {
+  async deactivateBySupport(
+    deviceId: string,
+    /** Writes the change's audit entry in its transaction (ADR 0045). */
+    record: (tx: Transaction, ended: { device: DeviceRow; productCode: string; userId: string }) => Promise<void>,
+  ): Promise<{ device: DeviceRow; productCode: string; userId: string }> {
     return this.db.transaction(async (tx) => {
       const [found] = await tx
         .select()
@@ -469,7 +473,9 @@ export class LicenceService {
       const device = await findActiveDevice(tx, found.userId, deviceId);
       if (!licence || !device) throw new Fault('DeviceNotFound');
       await deactivate(tx, licence, [device.id], this.now(), 'support');
-      return { device, productCode: licence.productCode, userId: licence.userId };
+      const ended = { device, productCode: licence.productCode, userId: licence.userId };
+      await record(tx, ended);
+      return ended;
     });
   }
 
@@ -478,7 +484,12 @@ export class LicenceService {
    * old licence uncounted ('support'), the key and its deactivation history go to the new owner
    * (ADR 0030), whose licence of the product is made if missing.
    */
-  async moveKey(keyValue: string, toUserId: string): Promise<{ productCode: string; fromUserId: string | null }> {
+  async moveKey(
+    keyValue: string,
+    toUserId: string,
+    /** Writes the change's audit entry in its transaction (ADR 0045). */
+    record: (tx: Transaction, moved: { productCode: string; fromUserId: string | null }) => Promise<void>,
+  ): Promise<{ productCode: string; fromUserId: string | null }> {
     return this.db.transaction(async (tx) => {
       const key = await findKeyByValue(tx, keyValue, true);
       const product = key && productByCode(key.productCode);
@@ -491,7 +502,9 @@ export class LicenceService {
         .update(licenseKeys)
         .set({ userId: toUserId, registeredAt: this.now() })
         .where(eq(licenseKeys.id, key.id));
-      return { productCode: product.code, fromUserId: key.userId };
+      const moved = { productCode: product.code, fromUserId: key.userId };
+      await record(tx, moved);
+      return moved;
     });
   }
 

@@ -19,6 +19,7 @@ import type { AttemptLimiter, LockingRule } from '../accounts/attempt-limits';
 import type { BreachedPasswords } from '../accounts/breached-passwords';
 import { assertPasswordAcceptable } from '../accounts/password-policy';
 import type { PasswordHashing } from '../accounts/passwords';
+import type { SignInMeta } from '../accounts/sessions';
 import type { Mailer } from '../mail/mailer';
 import type { Actor, AuditTrail, RequestOrigin } from './audit-trail';
 import { operatorInvitationMail } from './mails';
@@ -32,6 +33,12 @@ export const OPERATOR_LOGIN_LIMIT: LockingRule = {
 };
 /** API tokens say what they are, so secret scanners and people recognise a leaked one. */
 const API_TOKEN_PREFIX = 'msid_op_';
+/**
+ * The transaction lock every change to who is admin takes first (the bootstrap, a role change,
+ * disabling): two admins demoting each other at once run one after the other, so one of them
+ * stays admin, instead of locking each other's rows in opposite orders (a deadlock, a 500).
+ */
+const ADMINS_LOCK = 4_044_044_044;
 /** A session's last-seen time is written at most this often (each call would be a write). */
 const TOUCH_EVERY_MS = 60_000;
 
@@ -59,10 +66,8 @@ export interface SignedInOperator extends Actor {
   scope: ApiTokenScope;
 }
 
-export interface ClientMeta {
-  ip: string | null;
-  userAgent: string | null;
-}
+/** Where a sign-in comes from: the customers' shape (sessions.ts), its address and user-agent. */
+export type ClientMeta = Pick<SignInMeta, 'ip' | 'userAgent'>;
 
 /**
  * The back office's accounts (ADR 0044): the first admin from the bootstrap token, invitations
@@ -84,7 +89,7 @@ export class OperatorAccounts {
     const email = input.email.trim().toLowerCase();
     const created = await db.transaction(async (tx) => {
       // One bootstrap at a time: two parallel ones must not make two first admins.
-      await tx.execute(sql`select pg_advisory_xact_lock(4044044044)`);
+      await tx.execute(sql`select pg_advisory_xact_lock(${ADMINS_LOCK})`);
       const admins = await tx
         .select({ id: operators.id, email: operators.email, activatedAt: operators.activatedAt })
         .from(operators)
@@ -264,8 +269,8 @@ export class OperatorAccounts {
       createdAt: now,
       lastSeenAt: now,
       expiresAt: addMinutes(now, SIGN_IN_CHALLENGE_MINUTES),
-      ip: meta.ip,
-      userAgent: meta.userAgent,
+      ip: meta.ip ?? null,
+      userAgent: meta.userAgent ?? null,
     });
     return { Challenge: challenge };
   }
@@ -318,15 +323,15 @@ export class OperatorAccounts {
         createdAt: now,
         lastSeenAt: now,
         expiresAt,
-        ip: meta.ip,
-        userAgent: meta.userAgent,
+        ip: meta.ip ?? null,
+        userAgent: meta.userAgent ?? null,
       });
       await this.deps.audit.append(tx, {
         actor: { id: operator.id, email: operator.email, roles: operator.roles },
         action: 'OperatorSignIn',
         outcome: 'done',
         target: { type: 'operator', id: operator.id },
-        after: { userAgent: meta.userAgent },
+        after: { userAgent: meta.userAgent ?? null },
         origin,
       });
       return true;
@@ -488,6 +493,12 @@ export class OperatorAccounts {
     });
   }
 
+  async get(id: string): Promise<Operator> {
+    const [row] = await this.deps.db.select().from(operators).where(eq(operators.id, id));
+    if (!row) throw new Fault('OperatorNotFound');
+    return toOperator(row);
+  }
+
   async list(): Promise<Operator[]> {
     const rows = await this.deps.db.select().from(operators).orderBy(asc(operators.email));
     return rows.map(toOperator);
@@ -539,7 +550,8 @@ export class OperatorAccounts {
     apply: (tx: Queryable, before: OperatorRow) => Promise<OperatorRow>,
   ): Promise<Operator> {
     return this.deps.db.transaction(async (tx) => {
-      const [before] = await tx.select().from(operators).where(eq(operators.id, id)).for('update');
+      await tx.execute(sql`select pg_advisory_xact_lock(${ADMINS_LOCK})`);
+      const [before] = await tx.select().from(operators).where(eq(operators.id, id));
       if (!before) throw new Fault('OperatorNotFound');
       const after = await apply(tx, before);
       await this.deps.audit.append(tx, {
@@ -556,8 +568,8 @@ export class OperatorAccounts {
     });
   }
 
+  /** Called under ADMINS_LOCK: no other change to the admins runs meanwhile. */
   private async assertNotLastAdmin(tx: Queryable, id: string): Promise<void> {
-    // Every active admin row is locked, so two admins demoting each other in parallel cannot both pass.
     const others = await tx
       .select({ id: operators.id })
       .from(operators)
@@ -569,7 +581,7 @@ export class OperatorAccounts {
           ne(operators.id, id),
         ),
       )
-      .for('update');
+      .limit(1);
     if (others.length === 0) throw new Fault('OperatorLastAdmin');
   }
 

@@ -48,6 +48,15 @@ async function newOperator(roles: readonly OperatorRole[]) {
   return { email, secret, id: invited.json().Result.Operator.Id as string, invitation: token };
 }
 
+/** An operator call on another app (a database of its own) with a Bearer token. */
+const callOn = (app: TestApp) => (name: CallName, body: unknown, token: string) =>
+  app.app.inject({
+    method: 'POST',
+    url: callRoutes[name].path,
+    payload: body as object,
+    headers: { 'content-type': 'application/json', ...bearer(token) },
+  });
+
 /** OperatorMe as the console calls it: the session cookie and the Software header. */
 const meByCookie = (session: string) =>
   t.app.inject({
@@ -158,7 +167,7 @@ describe('operator sign-in (ASVS 6.3.3, 6.5.x, 7.3.x)', () => {
   it('ends a console session after the idle timeout and after the absolute limit', async () => {
     const { email, secret } = await newOperator(['support']);
     const session = await t.operators.signIn(email, secret);
-    const me = () => post('OperatorMe', {}, bearerSession(session));
+    const me = () => post('OperatorMe', {}, bearer(session));
     // The session token works as Bearer too (the CLI's sign-in), under the same timeouts.
     expect((await me()).statusCode).toBe(200);
     const viaCookie = () => meByCookie(session);
@@ -199,8 +208,6 @@ describe('operator sign-in (ASVS 6.3.3, 6.5.x, 7.3.x)', () => {
     expect(await t.operators.signIn(email, secret)).toBeTruthy();
   });
 });
-
-const bearerSession = (session: string) => bearer(session);
 
 describe('API tokens (ASVS 8.3.x, 7.4.x)', () => {
   it('are stored as hashes, scoped, expiring and revocable', async () => {
@@ -300,17 +307,38 @@ describe('roles, deny by default (ASVS 8.2.1, 8.3.1)', () => {
     expect(await lastAudit()).toMatchObject({ action: 'InviteOperator', outcome: 'denied', roles: ['support'] });
   });
 
+  it('two admins demoting each other at once: one stays admin, neither call fails (ASVS 2.3.4)', async () => {
+    const fresh = await createTestApp();
+    try {
+      const call = callOn(fresh);
+      const first = await fresh.operators.adminToken();
+      const second = await fresh.operators.tokenFor(['admin']);
+      const idOf = async (token: string) => (await call('OperatorMe', {}, token)).json().Result.Operator.Id as string;
+      const [firstId, secondId] = [await idOf(first), await idOf(second)];
+      for (let round = 0; round < 3; round++) {
+        const answers = await Promise.all([
+          call('SetOperatorRoles', { id: secondId, roles: ['support'], reason: 'race' }, first),
+          call('SetOperatorRoles', { id: firstId, roles: ['support'], reason: 'race' }, second),
+        ]);
+        expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409]);
+        expect(answers.map((a) => faultOf(a)).filter(Boolean)).toEqual(['OperatorLastAdmin']);
+        // Give the role back for the next round, from whoever kept admin.
+        const winner = answers[0]?.statusCode === 200 ? first : second;
+        const loser = winner === first ? secondId : firstId;
+        expect(
+          (await call('SetOperatorRoles', { id: loser, roles: ['admin'], reason: 'again' }, winner)).statusCode,
+        ).toBe(200);
+      }
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('keeps the last active admin, and a disabled operator loses every session and token', async () => {
     // A database of its own: this test changes who is admin.
     const fresh = await createTestApp();
     try {
-      const call = (name: CallName, body: unknown, token: string) =>
-        fresh.app.inject({
-          method: 'POST',
-          url: callRoutes[name].path,
-          payload: body as object,
-          headers: { 'content-type': 'application/json', ...bearer(token) },
-        });
+      const call = callOn(fresh);
       // The first admin, alone.
       const admin = await fresh.operators.adminToken();
       const me = (await call('OperatorMe', {}, admin)).json().Result.Operator;

@@ -7,7 +7,7 @@ import { type ConsoleCookie, type OperatorGuard, operatorOf, originOf } from './
 const ok = <T>(Result: T) => ({ Success: true as const, Result });
 const metaOf = (request: { ip: string; headers: { 'user-agent'?: string | undefined } }) => ({
   ip: request.ip,
-  userAgent: request.headers['user-agent']?.slice(0, 300) ?? null,
+  userAgent: request.headers['user-agent']?.slice(0, 300),
 });
 
 /**
@@ -70,9 +70,12 @@ export const operatorRoutes: FastifyPluginAsyncZod<{
     { schema: callSchemas.OperatorMe, onRequest: guard.for('OperatorMe') },
     async (request) => {
       const operator = operatorOf(request);
-      const [me] = (await accounts.list()).filter((o) => o.Id === operator.id);
-      if (!me) throw new Error('signed-in operator not listed');
-      return ok({ Operator: me, Via: operator.via, Scope: operator.scope, CredentialId: operator.credentialId });
+      return ok({
+        Operator: await accounts.get(operator.id),
+        Via: operator.via,
+        Scope: operator.scope,
+        CredentialId: operator.credentialId,
+      });
     },
   );
   app.post(

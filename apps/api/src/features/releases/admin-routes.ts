@@ -74,23 +74,26 @@ export const releaseAdminRoutes: FastifyPluginAsyncZod<ReleaseAdminRoutesOptions
       }
       const { reason, ...release } = fields.data;
       const published = await releases
-        .publish(release, { fileName: part.filename, stream: part.file })
+        .publish(release, { fileName: part.filename, stream: part.file }, (tx, stored) =>
+          audit
+            .append(tx, {
+              actor: operatorOf(request),
+              action: 'AdminUploadRelease',
+              outcome: 'done',
+              target: { type: 'release-file', id: stored.releaseFileId },
+              after: {
+                product: release.product,
+                platform: release.platform,
+                version: release.version,
+                sha256: stored.sha256,
+                sizeBytes: stored.sizeBytes,
+              },
+              reason,
+              origin: originOf(request),
+            })
+            .then(() => undefined),
+        )
         .catch(multipartFault);
-      await audit.record({
-        actor: operatorOf(request),
-        action: 'AdminUploadRelease',
-        outcome: 'done',
-        target: { type: 'release-file', id: published.ReleaseFileId },
-        after: {
-          product: published.Product,
-          platform: published.Platform,
-          version: published.Version,
-          sha256: published.Sha256,
-          sizeBytes: published.SizeBytes,
-        },
-        reason,
-        origin: originOf(request),
-      });
       return { Success: true as const, Result: published };
     },
   );
@@ -111,17 +114,18 @@ export const releaseAdminRoutes: FastifyPluginAsyncZod<ReleaseAdminRoutesOptions
       onRequest: guard.for('AdminRemoveRelease'),
     },
     async (request) => {
-      const removed = await releases.remove(request.body.releaseFileId);
-      if (removed.Removed) {
-        await audit.record({
-          actor: operatorOf(request),
-          action: 'AdminRemoveRelease',
-          outcome: 'done',
-          target: { type: 'release-file', id: request.body.releaseFileId },
-          reason: request.body.reason,
-          origin: originOf(request),
-        });
-      }
+      const removed = await releases.remove(request.body.releaseFileId, (tx) =>
+        audit
+          .append(tx, {
+            actor: operatorOf(request),
+            action: 'AdminRemoveRelease',
+            outcome: 'done',
+            target: { type: 'release-file', id: request.body.releaseFileId },
+            reason: request.body.reason,
+            origin: originOf(request),
+          })
+          .then(() => undefined),
+      );
       return { Success: true as const, Result: removed };
     },
   );

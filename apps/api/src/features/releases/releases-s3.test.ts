@@ -1,10 +1,8 @@
-import { mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import S3rver from 's3rver';
+import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, signUpVerified } from '../../../test/accounts-flow';
 import { createTestApp, type TestApp } from '../../../test/kit/test-app';
+import { startS3StandIn } from '../../../test/s3-stand-in';
 import { installerLikeBytes } from './installer-kinds';
 import { publish, sha256Of, uploadRelease } from './test-helpers';
 
@@ -15,23 +13,14 @@ import { publish, sha256Of, uploadRelease } from './test-helpers';
  * bucket as it was (ASVS 5.0 5.2.1, 5.2.2).
  */
 const BUCKET = 'soundid-releases';
-let s3rver: S3rver;
+let s3rver: Awaited<ReturnType<typeof startS3StandIn>>;
 let bucketDir: string;
 let endpoint: string;
 let t: TestApp;
 
 beforeAll(async () => {
-  const directory = mkdtempSync(path.join(tmpdir(), 'soundid-s3rver-'));
-  bucketDir = path.join(directory, BUCKET);
-  s3rver = new S3rver({
-    address: '127.0.0.1',
-    port: 0,
-    silent: true,
-    directory,
-    configureBuckets: [{ name: BUCKET, configs: [] }],
-  });
-  const { port } = await s3rver.run();
-  endpoint = `http://127.0.0.1:${port}`;
+  s3rver = await startS3StandIn(BUCKET);
+  ({ bucketDir, endpoint } = s3rver);
   t = await createTestApp({
     S3_BUCKET: BUCKET,
     S3_ENDPOINT: endpoint,

@@ -18,7 +18,7 @@ import {
 } from '@soundid/contracts';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database } from '../../db/client';
+import type { Database, Transaction } from '../../db/client';
 import { type ReleaseFileRow, type ReleaseRow, releaseFiles, releases } from '../../db/releases-schema';
 import {
   type DownloadTokens,
@@ -78,7 +78,12 @@ export class ReleaseService {
    * size, its content) comes before anything is stored; the file is streamed to a temporary file
    * while hashed, checked, then put in object storage, and only then recorded.
    */
-  async publish(fields: ReleaseUploadFields, installer: IncomingInstaller): Promise<AdminRelease> {
+  async publish(
+    fields: ReleaseUploadFields,
+    installer: IncomingInstaller,
+    /** An operator's upload: its audit entry, written in the transaction that records the release (ADR 0045). */
+    record?: (tx: Transaction, release: { releaseFileId: string; sha256: string; sizeBytes: number }) => Promise<void>,
+  ): Promise<AdminRelease> {
     const { db, clock, storage } = this.options;
     const product = productByCode(fields.product);
     if (!product) throw new Fault('ProductNotFound', { Product: fields.product });
@@ -140,6 +145,7 @@ export class ReleaseService {
               createdAt: now,
             })
             .returning();
+          await record?.(tx, { releaseFileId: fileId, sha256: staged.sha256, sizeBytes: staged.sizeBytes });
           return { release: release as ReleaseRow, file: file as ReleaseFileRow };
         });
         const all = await this.listRows(product.code);
@@ -162,11 +168,19 @@ export class ReleaseService {
   }
 
   /** Withdraws a release: its row first (no link is issued for it from then on), then its file. */
-  async remove(releaseFileId: string): Promise<{ Removed: boolean }> {
+  async remove(
+    releaseFileId: string,
+    /** The operator's audit entry, written in the transaction that removes the row (ADR 0045). */
+    record: (tx: Transaction) => Promise<void>,
+  ): Promise<{ Removed: boolean }> {
     const { db, storage, log } = this.options;
     const found = await this.byFileId(releaseFileId);
     if (!found) throw new Fault('ReleaseNotFound');
-    await db.delete(releases).where(eq(releases.id, found.release.id));
+    await db.transaction(async (tx) => {
+      const removed = await tx.delete(releases).where(eq(releases.id, found.release.id)).returning({ id: releases.id });
+      if (removed.length === 0) throw new Fault('ReleaseNotFound');
+      await record(tx);
+    });
     await storage.delete(found.file.storageKey).catch((error: unknown) => {
       log.error({ err: error, key: found.file.storageKey }, 'removed release: its installer was not deleted');
     });

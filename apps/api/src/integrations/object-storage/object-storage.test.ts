@@ -3,9 +3,9 @@ import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../../test/fake-clock';
+import { startS3StandIn } from '../../../test/s3-stand-in';
 import {
   DOWNLOAD_FILE_PATH,
   DownloadTokens,
@@ -29,27 +29,18 @@ const SECRET = 'test-session-secret-0123456789abcdef0123456789';
 const clock = new FakeClock(new Date().toISOString());
 const tokens = new DownloadTokens(SECRET);
 
-let s3rver: S3rver;
+let s3rver: Awaited<ReturnType<typeof startS3StandIn>>;
 let s3: S3Storage;
 let folder: string;
 
 beforeAll(async () => {
-  const directory = mkdtempSync(path.join(tmpdir(), 'soundid-s3rver-'));
-  s3rver = new S3rver({
-    address: '127.0.0.1',
-    port: 0,
-    silent: true,
-    directory,
-    configureBuckets: [{ name: BUCKET, configs: [] }],
-  });
-  const { port } = await s3rver.run();
+  s3rver = await startS3StandIn(BUCKET);
   s3 = new S3Storage({
     bucket: BUCKET,
     region: 'us-east-1',
-    endpoint: `http://127.0.0.1:${port}`,
+    endpoint: s3rver.endpoint,
     forcePathStyle: true,
-    // s3rver's built-in key pair.
-    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    credentials: s3rver.credentials,
     clock,
   });
   folder = path.join(mkdtempSync(path.join(tmpdir(), 'soundid-objects-')), 'objects');
