@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createVerifiedAccount } from './accounts';
-import { appStarted, expectAccessible, MOBILE, useBrowser } from './browser';
+import { appStarted, expectAccessible, MOBILE, untilHydrated, useBrowser } from './browser';
 
 /** What a keyboard user sees where the focus is: a visible outline (or ring) on the focused element. */
 async function focusedElement(page: Page) {
@@ -72,6 +72,7 @@ describe('account screens by keyboard alone, at 360 and 1440 px', () => {
     await page.goto('/login');
     await appStarted(page);
     const support = page.getByRole('banner').getByRole('button', { name: 'Support' });
+    await untilHydrated(support);
     await support.focus();
     await page.keyboard.press('Enter');
     expect(await support.getAttribute('aria-expanded')).toBe('true');

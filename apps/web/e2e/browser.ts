@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, inject, onTestFailed } from 'vitest';
 import { webDir } from './api-server';
 import { DESKTOP, launchChromium } from './chromium';
@@ -50,6 +50,22 @@ export function useBrowser() {
  */
 export async function appStarted(page: Page): Promise<void> {
   await page.locator('html[data-app="started"]').waitFor({ state: 'attached' });
+}
+
+/**
+ * Waits until React has taken over one element of a sent screen (its props are attached), so a
+ * key pressed on it reaches its handler. `appStarted` only says hydration has begun; React
+ * hydrates in slices, and a key pressed on a part not yet reached can go unanswered.
+ */
+export async function untilHydrated(locator: Locator): Promise<void> {
+  await locator.evaluate(
+    (element) =>
+      new Promise<void>((resolve) => {
+        const check = () =>
+          Object.keys(element).some((key) => key.startsWith('__reactProps$')) ? resolve() : setTimeout(check, 10);
+        check();
+      }),
+  );
 }
 
 /** axe-core on the current screen: serious and critical violations fail the test. */

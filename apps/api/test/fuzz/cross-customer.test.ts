@@ -108,6 +108,8 @@ function outcomeOf(res: { statusCode: number; json(): unknown }): string {
   return `${res.statusCode} ${fault?.ExceptionName ?? 'Success'}`;
 }
 
+const OTHER_DIGITS = '0189';
+
 /**
  * An id of the same shape that belongs to no one: every digit and letter moved within its own
  * class (hex letters within a-f), so that it passes the same validation as the original.
@@ -122,7 +124,10 @@ function twinOf(id: string, seed: number): string {
     .map((c, i) => {
       // A UUID keeps its version and variant digits.
       if (isUuid && (i === 14 || i === 19)) return c;
-      if (/[0-9]/.test(c)) return shift(c, '0', 10, i);
+      // Digits 2-7 stay within 2-7 and 0, 1, 8, 9 among themselves, so an id keeps its shape
+      // in base32 (a recovery code's alphabet) as well as in decimal.
+      if (/[2-7]/.test(c)) return shift(c, '2', 6, i);
+      if (/[0189]/.test(c)) return OTHER_DIGITS[(OTHER_DIGITS.indexOf(c) + 1 + ((seed + i) % 3)) % 4];
       if (isUuid && /[a-f]/.test(c)) return shift(c, 'a', 6, i);
       if (/[a-z]/.test(c)) return shift(c, 'a', 26, i);
       if (/[A-Z]/.test(c)) return shift(c, 'A', 26, i);

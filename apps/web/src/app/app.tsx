@@ -1,6 +1,5 @@
-import type { FaultBody } from '@soundid/contracts';
 import type { QueryClient } from '@tanstack/react-query';
-import { type ComponentProps, lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
+import { type ComponentProps, lazy, type ReactNode, Suspense } from 'react';
 import { BrowserRouter, unstable_HistoryRouter as HistoryRouter, StaticRouter } from 'react-router';
 import { WaitingOverlay } from '../components/waiting-overlay';
 import type { PublicConfig } from '../config/public-config';

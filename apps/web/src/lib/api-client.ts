@@ -54,7 +54,7 @@ export type CallInput<N extends CallName> = N extends CallBodyName ? CallBody<N>
  * budget, ADR 0020). Everything else uses `call` (api-call.ts), which looks the route up.
  */
 export function callAt<N extends CallName & PathCall>(
-  name: N,
+  _name: N,
   route: CallPath<N>,
   input: CallInput<N>,
   options: CallOptions = {},

@@ -1,12 +1,4 @@
-import {
-  RECOVERY_CODE_COUNT,
-  RECOVERY_CODE_LENGTH,
-  SIGN_IN_CHALLENGE_MINUTES,
-  TOTP_DIGITS,
-  TOTP_ISSUER,
-  TOTP_PERIOD_SECONDS,
-  TOTP_TOLERANCE_STEPS,
-} from '@soundid/contracts';
+import { RECOVERY_CODE_COUNT, RECOVERY_CODE_LENGTH, SIGN_IN_CHALLENGE_MINUTES } from '@soundid/contracts';
 import { and, count, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client';
 import { users } from '../../db/schema';
