@@ -68,6 +68,25 @@ export const faults = {
     type: ExceptionType.Input,
     message: 'This is the last active admin. Make another operator admin first.',
   },
+  // The console's customer work (ADR 0047)
+  /** A serial import with bad rows imports nothing; ExceptionVariables `Rows` lists each bad row. */
+  CsvRowsInvalid: {
+    status: 400,
+    type: ExceptionType.Input,
+    message: 'Some rows of the file are not valid; nothing was imported. Correct the rows listed and upload it again.',
+  },
+  /** A withdrawal larger than the balance takes nothing (a balance is never negative). */
+  TokenWithdrawalExceedsBalance: {
+    status: 409,
+    type: ExceptionType.Input,
+    message: 'The customer has fewer tokens than this. Nothing was withdrawn.',
+  },
+  /** Nothing left to refund, or more than is left asked for. */
+  PaymentRefundInvalid: {
+    status: 409,
+    type: ExceptionType.Input,
+    message: 'This payment has less left to refund than asked. Nothing was refunded.',
+  },
   SoftwareHeaderMissing: {
     status: 403,
     type: ExceptionType.Input,

@@ -39,7 +39,7 @@ const metadataEntrySchema = z.strictObject({
   Value: z.string().max(500),
 });
 
-const invoiceTagSchema = z
+export const invoiceTagSchema = z
   .string()
   .trim()
   .min(8)

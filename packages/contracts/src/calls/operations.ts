@@ -11,6 +11,7 @@ import {
   storeSettingsSchema,
   userSchema,
 } from './accounts';
+import { backOfficeCalls, backOfficeResults, customerPageSchema } from './back-office';
 import { checkoutCalls, checkoutResults, paymentMismatchSummarySchema, stripeWebhookResultSchema } from './checkout';
 import { dataExportCalls, dataExportResults } from './data-export';
 import {
@@ -45,19 +46,27 @@ import { voiceAiCalls, voiceAiResults } from './voice-ai';
 export const healthResultSchema = z.object({ Status: z.string() });
 export const readyResultSchema = z.object({ Status: z.string(), Database: z.string() });
 
-export const adminUserResultSchema = userSchema.extend({
-  CreatedAt: z.string(),
-  ActiveSessions: z.number(),
-  SocialProviders: z.array(z.string()),
-  /** Whether sign-in is locked for the address now (support unlocks it). */
-  SignInLocked: z.boolean(),
-  /** The keys held, by product and last six characters (support moves one with the key in full). */
-  Keys: z.array(z.object({ Product: z.string(), KeyEnding: z.string(), RegisteredAt: z.string().nullable() })),
-  /** The active devices, with the id support deactivates one by. */
-  Devices: z.array(
-    z.object({ Id: z.string(), Product: z.string(), Name: z.string(), MachineId: z.string(), ActivatedAt: z.string() }),
-  ),
-});
+export const adminUserResultSchema = userSchema
+  .extend({
+    CreatedAt: z.string(),
+    ActiveSessions: z.number(),
+    SocialProviders: z.array(z.string()),
+    /** Whether sign-in is locked for the address now (support unlocks it). */
+    SignInLocked: z.boolean(),
+    /** The keys held, by product and last six characters (support moves one with the key in full). */
+    Keys: z.array(z.object({ Product: z.string(), KeyEnding: z.string(), RegisteredAt: z.string().nullable() })),
+    /** The active devices, with the id support deactivates one by. */
+    Devices: z.array(
+      z.object({
+        Id: z.string(),
+        Product: z.string(),
+        Name: z.string(),
+        MachineId: z.string(),
+        ActivatedAt: z.string(),
+      }),
+    ),
+  })
+  .extend(customerPageSchema.shape);
 export const adminMetricsResultSchema = z.object({
   HeapUsedBytes: z.number(),
   RssBytes: z.number(),
@@ -111,6 +120,7 @@ export const operationResults = {
   AdminDeactivateDevice: z.object({ Device: z.string(), Product: z.string(), Customer: z.string() }),
   AdminMoveLicence: z.object({ Product: z.string(), From: z.string().nullable(), To: z.string() }),
   ...releaseOperatorResults,
+  ...backOfficeResults,
   StripeWebhook: stripeWebhookResultSchema,
   ShopifyWebhook: shopifyWebhookResultSchema,
   DevMail: z.array(devMailSchema),
@@ -290,6 +300,14 @@ const otherRouteInfo = {
   },
   AdminReleases: { auth: 'operator', summary: 'Operator: the published releases, newest version first' },
   AdminRemoveRelease: { auth: 'operator', summary: 'Operator: withdraw a release and delete its file' },
+  AdminSearchCustomers: {
+    auth: 'operator',
+    summary: 'Operator: customers by e-mail prefix, licence key, device, storefront order or invoice tag',
+  },
+  AdminResetDeactivations: { auth: 'operator', summary: 'Support: give a licence its deactivation allowance back' },
+  AdminWithdrawTokens: { auth: 'operator', summary: 'Finance: take voice AI tokens back' },
+  AdminRefundPayment: { auth: 'operator', summary: 'Finance: refund a card payment through the payment provider' },
+  AdminImportSerials: { auth: 'operator', summary: 'Admin: import campaign serials from a CSV file, all or nothing' },
   GetDownloadCenter: { auth: 'session', summary: 'The installers of the products the customer holds or can try' },
   GetDownloadLink: { auth: 'session', summary: 'A short-lived link to one installer, for the signed-in customer' },
   StripeWebhook: { auth: 'signature', summary: "Stripe's events (signed)" },
@@ -420,6 +438,7 @@ export const callBodies = {
   ...checkoutCalls,
   ...operatorCalls,
   ...releaseCalls,
+  ...backOfficeCalls,
 } as const;
 type CallBodies = typeof callBodies;
 export type CallBodyName = keyof CallBodies & CallName;

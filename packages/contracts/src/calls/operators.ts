@@ -252,9 +252,12 @@ export const operatorCallRoles = {
   // Support and finance read customers.
   AdminUser: ['support', 'finance'],
   AdminStorefrontOrders: ['support', 'finance'],
+  AdminSearchCustomers: ['support', 'finance'],
   // Finance: tokens, payments and refunds.
   AdminGrantTokens: ['finance'],
   AdminPaymentMismatches: ['finance'],
+  AdminWithdrawTokens: ['finance'],
+  AdminRefundPayment: ['finance'],
   SandboxCheckoutRefund: ['finance'],
   // Admin: operators and roles; keys, upgrade codes and serials; the service itself.
   InviteOperator: ['admin'],
@@ -265,6 +268,7 @@ export const operatorCallRoles = {
   AdminIssueKeys: ['admin'],
   AdminIssueUpgradeCodes: ['admin'],
   AdminAddSerials: ['admin'],
+  AdminImportSerials: ['admin'],
   AdminMetrics: ['admin'],
   // Support: the everyday tickets on a customer's account.
   AdminUnlockSignIn: ['support'],
@@ -272,6 +276,7 @@ export const operatorCallRoles = {
   AdminResendVerification: ['support'],
   AdminDeactivateDevice: ['support'],
   AdminMoveLicence: ['support'],
+  AdminResetDeactivations: ['support'],
   // Admin: releases of the download center (ADR 0046); every operator sees them.
   AdminUploadRelease: ['admin'],
   AdminRemoveRelease: ['admin'],
@@ -290,6 +295,7 @@ export const OPERATOR_READ_CALLS: readonly OperatorCallName[] = [
   'AdminProducts',
   'AdminUser',
   'AdminStorefrontOrders',
+  'AdminSearchCustomers',
   'AdminPaymentMismatches',
   'AdminMetrics',
   'AdminReleases',

@@ -1,0 +1,151 @@
+import { z } from 'zod';
+import { storefrontOrderSummarySchema } from '../storefront';
+import { emailSchema, licenseKeySchema } from '../validators';
+import { invoiceTagSchema } from './checkout';
+import { callBody } from './common';
+import { auditEntrySchema, auditReasonSchema } from './operators';
+
+/**
+ * The console's customer work (ADR 0047): finding a customer, the customer page, and the
+ * support and finance actions on it that the everyday tickets need. Roles for each call are in
+ * `operatorCallRoles` (operators.ts), like every operator call.
+ */
+
+/** What a customer search looks in: the operator picks one, or leaves it to every kind. */
+export const CUSTOMER_SEARCH_KINDS = ['email', 'key', 'device', 'order', 'invoice'] as const;
+export type CustomerSearchKind = (typeof CUSTOMER_SEARCH_KINDS)[number];
+/** Customers a search answers at once (the operator narrows the query for more). */
+export const CUSTOMER_SEARCH_LIMIT = 25;
+/** The shortest query a search takes (an e-mail prefix of one letter would list everyone). */
+export const CUSTOMER_SEARCH_MIN_LENGTH = 3;
+/** The newest entries of each list a customer page shows (usage, mails, audit). */
+export const CUSTOMER_PAGE_LIST_SIZE = 50;
+/** Rows a serial import takes at once (AdminAddSerials' own bound). */
+export const SERIAL_IMPORT_MAX_ROWS = 10_000;
+
+export const backOfficeQueries = {
+  /**
+   * `q`: an e-mail prefix, a licence key in full or its last group, a device name or machine id
+   * (exact), a storefront order number (`#1001` or `1001`), an invoice tag.
+   */
+  AdminSearchCustomers: z.object({
+    q: z.string().trim().min(CUSTOMER_SEARCH_MIN_LENGTH).max(320),
+    by: z.enum(CUSTOMER_SEARCH_KINDS).optional(),
+  }),
+} as const;
+
+export const backOfficeCalls = {
+  /** Support: gives a licence its whole deactivation allowance back (the counted ones are forgiven, kept in history). */
+  AdminResetDeactivations: callBody({ key: licenseKeySchema, reason: auditReasonSchema }),
+  /** Finance: takes tokens back (oldest lots first), never below zero; a reference makes it happen once. */
+  AdminWithdrawTokens: callBody({
+    email: emailSchema,
+    amount: z.number().int().positive().max(10_000_000),
+    reference: z.string().trim().min(1).max(100).optional(),
+    reason: auditReasonSchema,
+  }),
+  /**
+   * Finance: refunds a card payment through the payment provider (Stripe, or its sandbox); the
+   * provider's charge.refunded then takes back what the payment bought (ADR 0032). Without
+   * amountInCents, what is left of the payment is refunded.
+   */
+  AdminRefundPayment: callBody({
+    invoiceTag: invoiceTagSchema,
+    amountInCents: z.number().int().positive().max(100_000_000).optional(),
+    reason: auditReasonSchema,
+  }),
+  /**
+   * Admin: campaign serials from a CSV file (one serial per row in the first column; a header
+   * row `serial` is allowed). Every bad row is reported (Fault CsvRowsInvalid) and then nothing
+   * is imported.
+   */
+  AdminImportSerials: callBody({ csv: z.string().min(1).max(2_000_000), reason: auditReasonSchema }),
+} as const;
+
+export const customerSearchHitSchema = z.object({
+  Id: z.string(),
+  Email: z.string(),
+  Name: z.string().nullable(),
+  EmailVerified: z.boolean(),
+  CreatedAt: z.string(),
+  /** What matched: the kind and the matching value (a key shown by its last group only). */
+  MatchedBy: z.enum(CUSTOMER_SEARCH_KINDS),
+  Matched: z.string(),
+});
+export type CustomerSearchHit = z.infer<typeof customerSearchHitSchema>;
+
+const customerSessionSchema = z.object({
+  Id: z.string(),
+  CreatedAt: z.string(),
+  LastSeenAt: z.string(),
+  ExpiresAt: z.string(),
+  Device: z.string(),
+});
+const customerDeviceSchema = z.object({
+  Id: z.string(),
+  Name: z.string(),
+  MachineId: z.string(),
+  ActivatedAt: z.string(),
+  /** Null while the device holds a seat. */
+  DeactivatedAt: z.string().nullable(),
+  /** Why it left its seat: the customer, support, a refund … (null while active). */
+  DeactivationCause: z.string().nullable(),
+});
+const customerLicenceSchema = z.object({
+  Product: z.string(),
+  KeyEnding: z.string(),
+  RegisteredAt: z.string().nullable(),
+  Seats: z.number(),
+  /** Deactivations counted in the current window, and how many the window allows. */
+  DeactivationsUsed: z.number(),
+  DeactivationsAllowed: z.number(),
+  Devices: z.array(customerDeviceSchema),
+});
+const customerTrialSchema = z.object({ Product: z.string(), StartedAt: z.string(), EndsAt: z.string() });
+const tokenLotSchema = z.object({
+  Source: z.string(),
+  Amount: z.number(),
+  Remaining: z.number(),
+  CreatedAt: z.string(),
+  ExpiresAt: z.string(),
+  Reference: z.string().nullable(),
+});
+const tokenUsageSchema = z.object({ At: z.string(), Tokens: z.number(), Seconds: z.number(), Type: z.string() });
+const cardPaymentSchema = z.object({
+  InvoiceTag: z.string(),
+  Item: z.string(),
+  AmountInCents: z.number(),
+  RefundedInCents: z.number(),
+  Currency: z.string(),
+  Status: z.string(),
+  CreatedAt: z.string(),
+});
+const customerMailSchema = z.object({ Subject: z.string(), At: z.string(), Status: z.string() });
+
+/** Everything support and finance see of a customer, never a secret (ASVS 8.3.1). */
+export const customerPageSchema = z.object({
+  SecondFactor: z.object({ Totp: z.boolean(), RecoveryCodesLeft: z.number(), Passkeys: z.number() }),
+  Sessions: z.array(customerSessionSchema),
+  Licences: z.array(customerLicenceSchema),
+  Trials: z.array(customerTrialSchema),
+  TokenBalance: z.number(),
+  TokenLots: z.array(tokenLotSchema),
+  TokenUsage: z.array(tokenUsageSchema),
+  CardPayments: z.array(cardPaymentSchema),
+  StorefrontOrders: z.array(storefrontOrderSummarySchema),
+  Mails: z.array(customerMailSchema),
+  Audit: z.array(auditEntrySchema),
+});
+export type CustomerPage = z.infer<typeof customerPageSchema>;
+
+export const backOfficeResults = {
+  AdminSearchCustomers: z.object({ Customers: z.array(customerSearchHitSchema), More: z.boolean() }),
+  AdminResetDeactivations: z.object({ Product: z.string(), KeyEnding: z.string(), Forgiven: z.number() }),
+  AdminWithdrawTokens: z.object({ Withdrawn: z.boolean(), Amount: z.number(), TokenBalance: z.number() }),
+  AdminRefundPayment: z.object({
+    InvoiceTag: z.string(),
+    RefundedInCents: z.number(),
+    AmountInCents: z.number(),
+  }),
+  AdminImportSerials: z.object({ Rows: z.number(), Added: z.number(), AlreadyPresent: z.number() }),
+} as const;
