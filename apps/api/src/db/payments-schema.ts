@@ -145,6 +145,7 @@ export const paymentRefunds = pgTable('payment_refunds', {
   tokensWithdrawn: integer('tokens_withdrawn').notNull().default(0),
   /** Tokens of the lot already spent when the refund was last applied (not recoverable). */
   tokensSpent: integer('tokens_spent'),
+  /** The last webhook event that reported it, or `refund:<id>`: the provider's answer to AdminRefundPayment. */
   lastEventId: text('last_event_id').notNull(),
   receivedAt: ts('received_at').notNull(),
   appliedAt: ts('applied_at'),

@@ -161,6 +161,31 @@ export const licenceAdminRoutes: FastifyPluginAsyncZod<{
       return { Success: true as const, Result: { Product: moved.productCode, From: from, To: target.email } };
     },
   );
+
+  app.post(
+    '/api/admin/reset-deactivations',
+    { schema: callSchemas.AdminResetDeactivations, onRequest: guard.for('AdminResetDeactivations') },
+    async (request) => {
+      const { key, reason } = request.body;
+      const reset = await licences.resetDeactivations(key, async (tx, { productCode, userId, forgiven }) => {
+        await audit.append(tx, {
+          actor: operatorOf(request),
+          action: 'AdminResetDeactivations',
+          outcome: 'done',
+          target: { type: 'licence-key', id: key.slice(-6) },
+          customer: await customerOf(tx, userId),
+          before: { product: productCode, deactivationsUsed: forgiven },
+          after: { deactivationsUsed: 0, forgiven },
+          reason,
+          origin: originOf(request),
+        });
+      });
+      return {
+        Success: true as const,
+        Result: { Product: reset.productCode, KeyEnding: key.slice(-6), Forgiven: reset.forgiven },
+      };
+    },
+  );
 };
 
 /** A customer's id and address, for the audit trail. */

@@ -156,6 +156,7 @@ export async function usedDeactivations(
         eq(devices.licenceId, licence.id),
         gt(devices.deactivatedAt, since),
         inArray(devices.deactivationCause, [...COUNTED_DEACTIVATION_CAUSES]),
+        isNull(devices.forgivenAt),
       ),
     );
   const perKey = await db
@@ -167,10 +168,49 @@ export async function usedDeactivations(
         eq(licenceKeysTable.userId, licence.userId),
         eq(licenceKeysTable.productCode, licence.productCode),
         gt(keyDeactivations.deactivatedAt, since),
+        isNull(keyDeactivations.forgivenAt),
       ),
     )
     .groupBy(keyDeactivations.keyId);
   return Math.max(own?.n ?? 0, ...perKey.map((row) => row.n));
+}
+
+/**
+ * Support gives the licence (locked by the caller) its allowance back: the counted deactivations
+ * since `since` that usedDeactivations reads, the licence's own and those of the keys the
+ * customer holds of its product, are marked forgiven. They stay in the history.
+ */
+export async function forgiveDeactivations(
+  db: Queryable,
+  licence: Pick<LicenceRow, 'id' | 'userId' | 'productCode'>,
+  since: Date,
+  at: Date,
+): Promise<void> {
+  await db
+    .update(devices)
+    .set({ forgivenAt: at })
+    .where(
+      and(
+        eq(devices.licenceId, licence.id),
+        gt(devices.deactivatedAt, since),
+        inArray(devices.deactivationCause, [...COUNTED_DEACTIVATION_CAUSES]),
+        isNull(devices.forgivenAt),
+      ),
+    );
+  const heldKeys = db
+    .select({ id: licenceKeysTable.id })
+    .from(licenceKeysTable)
+    .where(and(eq(licenceKeysTable.userId, licence.userId), eq(licenceKeysTable.productCode, licence.productCode)));
+  await db
+    .update(keyDeactivations)
+    .set({ forgivenAt: at })
+    .where(
+      and(
+        inArray(keyDeactivations.keyId, heldKeys),
+        gt(keyDeactivations.deactivatedAt, since),
+        isNull(keyDeactivations.forgivenAt),
+      ),
+    );
 }
 
 /**
