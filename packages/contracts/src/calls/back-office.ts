@@ -47,11 +47,13 @@ export const backOfficeCalls = {
   /**
    * Finance: refunds a card payment through the payment provider (Stripe, or its sandbox); the
    * provider's charge.refunded then takes back what the payment bought (ADR 0032). Without
-   * amountInCents, what is left of the payment is refunded.
+   * amountInCents, what is left of the payment is refunded. A reference (the console sends one
+   * per form) makes it happen once: the same reference again answers the payment as it stands.
    */
   AdminRefundPayment: callBody({
     invoiceTag: invoiceTagSchema,
     amountInCents: z.number().int().positive().max(100_000_000).optional(),
+    reference: z.string().trim().min(1).max(100).optional(),
     reason: auditReasonSchema,
   }),
   /**

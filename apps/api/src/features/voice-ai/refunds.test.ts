@@ -191,7 +191,7 @@ describe('refunds of token packs (charge.refunded; ASVS 2.3.2, 2.3.3)', () => {
     const usage = (await t.call('/api/voiceai/GetActionHistory', { page: 1 }, token)).json().Result.PageItems;
     expect(usage).toEqual([expect.objectContaining({ TokenAmount: 300 })]);
     // Nothing is left to refund; the payment stays paid for the post-checkout screen.
-    expect(faultOf(await refund(invoiceTag))).toBe('RefundAmountInvalid');
+    expect(faultOf(await refund(invoiceTag))).toBe('PaymentRefundInvalid');
     expect(await status(token, invoiceTag)).toBe('succeeded');
   });
 
@@ -217,10 +217,10 @@ describe('refunds of token packs (charge.refunded; ASVS 2.3.2, 2.3.3)', () => {
     const { token, invoiceTag } = await bought('bad-refund@example.com');
     const notOperator = await refund(invoiceTag, 100, 'not-the-admin-token');
     expect(notOperator.statusCode).toBe(401);
-    expect(faultOf(await refund(invoiceTag, 1000))).toBe('RefundAmountInvalid');
-    expect(faultOf(await refund('inv_doesnotexist000000'))).toBe('CheckoutSessionNotFound');
+    expect(faultOf(await refund(invoiceTag, 1000))).toBe('PaymentRefundInvalid');
+    expect(faultOf(await refund('inv_doesnotexist000000'))).toBe('PaymentNotFound');
     const unpaid = await preparedSession('unpaid-refund@example.com');
-    expect(faultOf(await refund(unpaid.invoiceTag))).toBe('RefundAmountInvalid');
+    expect(faultOf(await refund(unpaid.invoiceTag))).toBe('PaymentRefundInvalid');
     expect(await lotOf(invoiceTag)).toMatchObject({ remaining: 1000, withdrawn: 0, refundedAt: null });
     expect((await purchases(token))[0]).toMatchObject({ Type: 'Purchased', TokenBalance: 1000 });
   });
