@@ -3,6 +3,7 @@ import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, signUpVerified } from '../../../test/accounts-flow';
 import { createTestApp, type TestApp } from '../../../test/kit/test-app';
+import { sandboxPurchase } from '../../../test/payment-webhooks';
 import { auditEntries } from '../../db/operators-schema';
 import { paymentRefunds } from '../../db/payments-schema';
 import { users } from '../../db/schema';
@@ -173,19 +174,7 @@ describe('finance withdraws tokens (ASVS 2.3.2, 8.2.1, 16.2.1)', () => {
   it("a refund after a withdrawal takes its own share; finance's tokens are not counted as spent", async () => {
     const email = newEmail('refund-after');
     const token = await signUpVerified(t, email);
-    const prepared = await t.call(
-      '/api/voiceai/PrepareTokenPurchaseCheckout',
-      { priceId: 'price_sandbox_tokens_1000' },
-      token,
-    );
-    const { CheckoutSession, InvoiceTag } = prepared.json().Result;
-    const pay = await t.call('/api/sandbox/checkout/pay', {
-      clientSecret: CheckoutSession,
-      cardNumber: '4242424242424242',
-      expiry: '12/34',
-      cvc: '123',
-    });
-    expect(pay.statusCode).toBe(200);
+    const { invoiceTag: InvoiceTag } = await sandboxPurchase(t, token);
     expect((await withdraw(email, 300, 'F-5')).json().Result.TokenBalance).toBe(700);
 
     // Half the price back: 500 of the pack's 1,000 tokens are the refund's, 200 are left after it.

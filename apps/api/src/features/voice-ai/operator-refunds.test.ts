@@ -3,9 +3,9 @@ import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, signUpVerified } from '../../../test/accounts-flow';
 import { createTestApp, type TestApp } from '../../../test/kit/test-app';
+import { checkoutLot, sandboxCheckout, sandboxPurchase } from '../../../test/payment-webhooks';
 import { auditEntries } from '../../db/operators-schema';
 import { paymentRefunds, paymentWebhookEvents } from '../../db/payments-schema';
-import { tokenLots } from '../../db/voice-ai-schema';
 
 /**
  * Finance refunds a card payment (AdminRefundPayment) through the payment provider, here the
@@ -43,13 +43,7 @@ const refund = async (
   });
 const purchases = async (token: string) =>
   (await t.call('/api/voiceai/GetPurchaseHistory', { page: 1 }, token)).json().Result.PageItems;
-const lotOf = async (invoiceTag: string) =>
-  (
-    await t.database.db
-      .select()
-      .from(tokenLots)
-      .where(eq(tokenLots.sourceRef, `checkout:${invoiceTag}`))
-  )[0];
+const lotOf = (invoiceTag: string) => checkoutLot(t, invoiceTag);
 const lastAudit = async () =>
   (await t.database.db.select().from(auditEntries).orderBy(desc(auditEntries.seq)).limit(1))[0];
 
@@ -57,20 +51,7 @@ const lastAudit = async () =>
 async function bought(name: string) {
   const email = newEmail(name);
   const token = await signUpVerified(t, email);
-  const prepared = await t.call(
-    '/api/voiceai/PrepareTokenPurchaseCheckout',
-    { priceId: 'price_sandbox_tokens_1000' },
-    token,
-  );
-  const { CheckoutSession, InvoiceTag } = prepared.json().Result;
-  const pay = await t.call('/api/sandbox/checkout/pay', {
-    clientSecret: CheckoutSession,
-    cardNumber: '4242424242424242',
-    expiry: '12/34',
-    cvc: '123',
-  });
-  expect(pay.statusCode).toBe(200);
-  return { email, token, invoiceTag: InvoiceTag as string, clientSecret: CheckoutSession as string };
+  return { email, token, ...(await sandboxPurchase(t, token)) };
 }
 
 describe('finance refunds a card payment through the provider (ASVS 2.3.2, 8.2.1, 16.2.1)', () => {
@@ -167,9 +148,7 @@ describe('finance refunds a card payment through the provider (ASVS 2.3.2, 8.2.1
     const unknown = await refund('inv_doesnotexist000000');
     expect([unknown.statusCode, faultOf(unknown)]).toEqual([404, 'PaymentNotFound']);
     const unpaidToken = await signUpVerified(t, newEmail('unpaid'));
-    const unpaid = (
-      await t.call('/api/voiceai/PrepareTokenPurchaseCheckout', { priceId: 'price_sandbox_tokens_1000' }, unpaidToken)
-    ).json().Result.InvoiceTag;
+    const unpaid = (await sandboxCheckout(t, unpaidToken)).invoiceTag;
     const notPaid = await refund(unpaid);
     expect([notPaid.statusCode, faultOf(notPaid)]).toEqual([409, 'PaymentRefundInvalid']);
     expect((await refund(invoiceTag, 1000)).statusCode).toBe(409);

@@ -5,10 +5,13 @@ import { faultOf, signUpVerified } from '../../../test/accounts-flow';
 import { createTestApp, type TestApp } from '../../../test/kit/test-app';
 import {
   chargeRefundedEvent,
+  checkoutLot,
   deliverSigned,
   PAID_1K,
   type PaidAmount,
   paidSessionEvent,
+  sandboxCheckout,
+  sandboxPurchase,
 } from '../../../test/payment-webhooks';
 import { paymentMismatches, paymentRefunds } from '../../db/payments-schema';
 import { tokenLots } from '../../db/voice-ai-schema';
@@ -21,7 +24,6 @@ import { deriveSandboxWebhookSecret, sandboxSessionIdOf } from '../../dev/stripe
  */
 const SESSION_SECRET = 'test-session-secret-0123456789abcdef0123456789';
 const SECRET = deriveSandboxWebhookSecret(SESSION_SECRET);
-const PRICE_1K = 'price_sandbox_tokens_1000';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -39,9 +41,7 @@ interface Purchase {
 
 async function preparedSession(email: string) {
   const token = await signUpVerified(t, email);
-  const res = await t.call('/api/voiceai/PrepareTokenPurchaseCheckout', { priceId: PRICE_1K }, token);
-  const { CheckoutSession, InvoiceTag } = res.json().Result;
-  return { token, clientSecret: CheckoutSession as string, invoiceTag: InvoiceTag as string };
+  return { token, ...(await sandboxCheckout(t, token)) };
 }
 
 const paid = (clientSecret: string, invoiceTag: string, eventId: string, amount: PaidAmount, pi?: string) =>
@@ -59,25 +59,12 @@ const refund = async (invoiceTag: string, amountInCents?: number, operatorToken?
     headers: { authorization: `Bearer ${operatorToken ?? (await t.operatorToken(['finance']))}` },
     payload: { invoiceTag, reason: 'customer asked, ticket R-1', ...(amountInCents ? { amountInCents } : {}) },
   });
-const lotOf = async (invoiceTag: string) =>
-  (
-    await t.database.db
-      .select()
-      .from(tokenLots)
-      .where(eq(tokenLots.sourceRef, `checkout:${invoiceTag}`))
-  )[0];
+const lotOf = (invoiceTag: string) => checkoutLot(t, invoiceTag);
 
 /** A sandbox purchase of the 1,000-token pack, paid with the test card. */
 async function bought(email: string) {
-  const session = await preparedSession(email);
-  const pay = await t.call('/api/sandbox/checkout/pay', {
-    clientSecret: session.clientSecret,
-    cardNumber: '4242424242424242',
-    expiry: '12/34',
-    cvc: '123',
-  });
-  expect(pay.statusCode).toBe(200);
-  return session;
+  const token = await signUpVerified(t, email);
+  return { token, ...(await sandboxPurchase(t, token)) };
 }
 
 describe('a payment that does not match its checkout (ASVS 2.2.1, 2.2.3: checked against the server-side price)', () => {
