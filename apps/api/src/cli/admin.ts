@@ -143,6 +143,31 @@ function customerTicket<N extends 'AdminUnlockSignIn' | 'AdminEndCustomerSession
   };
 }
 
+/** Finance's change to a customer's tokens: `--email`, `--amount`, `--reason`, `--reference` once. */
+function tokenChange<N extends 'AdminGrantTokens' | 'AdminWithdrawTokens'>(
+  call: N,
+  outcome: (result: CallResult<N>) => string,
+): Command {
+  return {
+    options: ['email', 'amount', 'reference', 'reason'],
+    async run(args, api) {
+      const result = await api(call, {
+        email: requireOption(args, 'email'),
+        amount: positiveInteger(args, 'amount'),
+        reason: requireOption(args, 'reason'),
+        ...referenceOf(args),
+      });
+      console.log(outcome(result));
+      console.log(`balance ${result.TokenBalance}`);
+    },
+  };
+}
+
+/** `--reference`, when given: what makes a change happen once. */
+function referenceOf(args: Args): { reference?: string } {
+  return typeof args.reference === 'string' && args.reference ? { reference: args.reference } : {};
+}
+
 const commands: Record<string, Command> = {
   bootstrap: {
     options: ['email', 'name'],
@@ -416,43 +441,20 @@ const commands: Record<string, Command> = {
       console.log(JSON.stringify(await api('AdminMetrics'), null, 2));
     },
   },
-  'grant-tokens': {
-    options: ['email', 'amount', 'reference', 'reason'],
-    async run(args, api) {
-      const reference = typeof args.reference === 'string' ? args.reference : undefined;
-      const result = await api('AdminGrantTokens', {
-        email: requireOption(args, 'email'),
-        amount: positiveInteger(args, 'amount'),
-        reason: requireOption(args, 'reason'),
-        ...(reference ? { reference } : {}),
-      });
-      console.log(result.Credited ? `granted ${result.Amount} tokens` : 'already granted for this reference');
-      console.log(`balance ${result.TokenBalance}`);
-    },
-  },
-  'withdraw-tokens': {
-    options: ['email', 'amount', 'reference', 'reason'],
-    async run(args, api) {
-      const reference = typeof args.reference === 'string' ? args.reference : undefined;
-      const result = await api('AdminWithdrawTokens', {
-        email: requireOption(args, 'email'),
-        amount: positiveInteger(args, 'amount'),
-        reason: requireOption(args, 'reason'),
-        ...(reference ? { reference } : {}),
-      });
-      console.log(result.Withdrawn ? `withdrew ${result.Amount} tokens` : 'already withdrawn for this reference');
-      console.log(`balance ${result.TokenBalance}`);
-    },
-  },
+  'grant-tokens': tokenChange('AdminGrantTokens', (r) =>
+    r.Credited ? `granted ${r.Amount} tokens` : 'already granted for this reference',
+  ),
+  'withdraw-tokens': tokenChange('AdminWithdrawTokens', (r) =>
+    r.Withdrawn ? `withdrew ${r.Amount} tokens` : 'already withdrawn for this reference',
+  ),
   'refund-payment': {
     options: ['invoice-tag', 'amount-cents', 'reference', 'reason'],
     async run(args, api) {
-      const reference = typeof args.reference === 'string' ? args.reference : undefined;
       const result = await api('AdminRefundPayment', {
         invoiceTag: requireOption(args, 'invoice-tag'),
         reason: requireOption(args, 'reason'),
         ...(args['amount-cents'] === undefined ? {} : { amountInCents: positiveInteger(args, 'amount-cents') }),
-        ...(reference ? { reference } : {}),
+        ...referenceOf(args),
       });
       console.log(`${result.InvoiceTag}: ${result.RefundedInCents} of ${result.AmountInCents} cents refunded in all`);
     },
