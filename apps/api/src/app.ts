@@ -55,6 +55,7 @@ export interface AppOptions {
 }
 
 const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+const defaultConsoleDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../console/dist');
 
 /** Largest accepted request body: every call's body is small. */
 const BODY_LIMIT = 64 * 1024;
@@ -176,6 +177,7 @@ export async function composeApp(options: AppOptions): Promise<{ app: FastifyIns
   if (services.dev) await registerDevRoutes(app, services.dev, { db, guard, audit, publicUrl: config.publicUrl });
   await registerSpa(app, {
     distDir: config.webDistDir ?? defaultWebDist,
+    consoleDistDir: config.consoleDistDir ?? defaultConsoleDist,
     publicConfig: services.publicConfig,
     hasSessionCookie: (request) => sessionCookie.read(request) !== undefined,
   });
