@@ -6,7 +6,9 @@ import { parseArgs } from 'node:util';
 import {
   type CallName,
   type CallResult,
+  CUSTOMER_SEARCH_KINDS,
   callRoutes,
+  customerPageSchema,
   formatFileSize,
   OPERATOR_API_TOKEN_DEFAULT_DAYS,
   RELEASE_PLATFORM_NAMES,
@@ -46,8 +48,14 @@ Operators (ADR 0044):
   verify-audit               Prove the audit trail's hash chain, or name the first broken entry
 
 Customers and catalogue:
+  search <query> [--by email|key|device|order|invoice]
+                             Find customers by e-mail prefix, licence key (in full or its last
+                             group), device name or machine id, storefront order (#1001) or
+                             invoice tag; without --by, every kind
   user --email <address>     Show a customer: id, verification, password, sessions, providers,
-                             sign-in lock, keys (last six characters) and active devices (ids)
+                             sign-in lock, second factor, keys (last six characters), licences
+                             with their devices and deactivations, active devices (ids), trials,
+                             tokens, card payments, storefront orders, mails and audit entries
   unlock-sign-in --email <address> --reason <why>
                              Clear the sign-in lockout of an address
   end-sessions --email <address> --reason <why>
@@ -96,6 +104,8 @@ interface Command {
   options: string[];
   /** False for the commands that sign in on their own (bootstrap, invitation, login). */
   signedIn?: false;
+  /** The name (in `args`) of the one argument given without an option, if the command takes one. */
+  positional?: string;
   run(args: Args, api: AdminApi, context: { baseUrl: string }): Promise<void>;
 }
 
@@ -304,19 +314,97 @@ const commands: Record<string, Command> = {
       throw new Error(`audit trail BROKEN at entry ${result.FirstBroken?.Seq}: ${result.FirstBroken?.Problem}`);
     },
   },
+  search: {
+    options: ['by'],
+    positional: 'query',
+    async run(args, api) {
+      const q = requireOption(args, 'query', 'a query (npm run admin -- search <query> [--by kind])');
+      const by = typeof args.by === 'string' ? args.by : undefined;
+      if (by && !(CUSTOMER_SEARCH_KINDS as readonly string[]).includes(by)) {
+        throw new UsageError(`--by must be one of ${CUSTOMER_SEARCH_KINDS.join(', ')}`);
+      }
+      const found = await api('AdminSearchCustomers', { q, ...(by ? { by } : {}) });
+      if (found.Customers.length === 0) console.log('no customer found');
+      for (const c of found.Customers) {
+        const matched = c.MatchedBy === 'key' ? `…${c.Matched}` : c.Matched;
+        const verified = c.EmailVerified ? 'verified' : 'not verified';
+        console.log(`${c.Email}  ${c.Id}  ${verified}  since ${c.CreatedAt}  (${c.MatchedBy}: ${matched})`);
+      }
+      if (found.More) console.log(`… more than ${found.Customers.length}: narrow the query`);
+    },
+  },
   user: {
     options: ['email'],
     async run(args, api) {
       const email = requireOption(args, 'email');
-      const { Keys, Devices, ...user } = await api('AdminUser', { email });
-      for (const [key, value] of Object.entries(user)) {
+      const page = await api('AdminUser', { email });
+      for (const [key, value] of Object.entries(page)) {
+        if (customerPageSections.has(key)) continue;
         console.log(`${key}: ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`);
       }
-      console.log(`Keys: ${Keys.length}`);
-      for (const k of Keys) console.log(`  ${k.Product}  …${k.KeyEnding}  registered ${k.RegisteredAt ?? '-'}`);
-      console.log(`Devices: ${Devices.length} active`);
-      for (const d of Devices)
-        console.log(`  ${d.Id}  ${d.Product}  "${d.Name}"  ${d.MachineId}  since ${d.ActivatedAt}`);
+      const { Keys, Devices, SecondFactor: factor, Sessions, Licences, Trials, TokenBalance, TokenLots } = page;
+      const { TokenUsage, CardPayments, StorefrontOrders, Mails, Audit } = page;
+      console.log(
+        `SecondFactor: TOTP ${factor.Totp ? 'on' : 'off'}, ${factor.RecoveryCodesLeft} recovery codes left, ${factor.Passkeys} passkey(s)`,
+      );
+      printList(
+        `Sessions: ${Sessions.length} live`,
+        Sessions,
+        (s) => `${s.Device}  last seen ${s.LastSeenAt}  expires ${s.ExpiresAt}`,
+      );
+      printList(
+        `Keys: ${Keys.length}`,
+        Keys,
+        (k) => `${k.Product}  …${k.KeyEnding}  registered ${k.RegisteredAt ?? '-'}`,
+        Infinity,
+      );
+      console.log(`Licences: ${Licences.length}`);
+      for (const l of Licences) {
+        const keys = l.KeyEnding ? `keys …${l.KeyEnding.split(', ').join(', …')}` : 'no key';
+        console.log(
+          `  ${l.Product}  ${keys}  ${l.Seats} seat(s)  deactivations ${l.DeactivationsUsed}/${l.DeactivationsAllowed}  ${l.Devices.length} device(s)`,
+        );
+        for (const d of l.Devices.filter((d) => d.DeactivatedAt !== null).slice(-BRIEF)) {
+          console.log(`    ended "${d.Name}" ${d.DeactivatedAt} (${d.DeactivationCause ?? '-'})`);
+        }
+      }
+      printList(
+        `Devices: ${Devices.length} active`,
+        Devices,
+        (d) => `${d.Id}  ${d.Product}  "${d.Name}"  ${d.MachineId}  since ${d.ActivatedAt}`,
+        Infinity,
+      );
+      printList(`Trials: ${Trials.length}`, Trials, (t) => `${t.Product}  ${t.StartedAt} to ${t.EndsAt}`);
+      console.log(`Tokens: balance ${TokenBalance}`);
+      printList(
+        `  lots: ${TokenLots.length}`,
+        TokenLots,
+        (l) =>
+          `  ${l.Source} ${l.Amount} (${l.Remaining} left) ${l.CreatedAt} expires ${l.ExpiresAt}  ${l.Reference ?? ''}`,
+      );
+      printList(
+        `  usage: ${TokenUsage.length}`,
+        TokenUsage,
+        (u) => `  ${u.At}  ${u.Tokens} tokens, ${u.Seconds} s (${u.Type})`,
+      );
+      printList(
+        `CardPayments: ${CardPayments.length}`,
+        CardPayments,
+        (p) =>
+          `${p.InvoiceTag}  ${p.Item}  ${p.AmountInCents} ${p.Currency}${p.RefundedInCents ? ` (refunded ${p.RefundedInCents})` : ''}  ${p.Status}  ${p.CreatedAt}`,
+      );
+      printList(
+        `StorefrontOrders: ${StorefrontOrders.length}`,
+        StorefrontOrders,
+        (o) => `${o.Name}  ${o.Status} x${o.Quantity}  ${o.CreatedAt}`,
+      );
+      printList(`Mails: ${Mails.length}`, Mails, (m) => `${m.At}  ${m.Status}  ${m.Subject}`);
+      printList(
+        `Audit: ${Audit.length}`,
+        Audit,
+        (e) =>
+          `#${e.Seq} ${e.At} ${e.Operator ?? '(bootstrap token)'} ${e.Action} ${e.Outcome}${e.Reason ? ` — ${e.Reason}` : ''}`,
+      );
     },
   },
   // Support's everyday tickets (ADR 0044)
@@ -530,15 +618,27 @@ const commands: Record<string, Command> = {
   },
 };
 
+/** The entries of a customer page's list printed at most (the console shows them all). */
+const BRIEF = 5;
+/** The customer page's sections, printed by `user` each in its own way. */
+const customerPageSections = new Set(['Keys', 'Devices', ...Object.keys(customerPageSchema.shape)]);
+
+/** A heading and the first entries of a list, one a line, and how many more there are. */
+function printList<T>(heading: string, items: T[], line: (item: T) => string, most = BRIEF): void {
+  console.log(heading);
+  for (const item of items.slice(0, most)) console.log(`  ${line(item)}`);
+  if (items.length > most) console.log(`  … ${items.length - most} more`);
+}
+
 function positiveCount(args: Args): number {
   const count = Number(requireOption(args, 'count'));
   if (!Number.isInteger(count) || count <= 0) throw new UsageError('--count must be a positive whole number');
   return count;
 }
 
-function requireOption(args: Args, name: string): string {
+function requireOption(args: Args, name: string, what = `--${name}`): string {
   const value = args[name];
-  if (typeof value !== 'string' || !value) throw new UsageError(`--${name} is required`);
+  if (typeof value !== 'string' || !value) throw new UsageError(`${what} is required`);
   return value;
 }
 
@@ -624,13 +724,19 @@ async function main(argv: string[]): Promise<number> {
   }
   let values: Args;
   try {
-    values = parseArgs({
+    const parsed = parseArgs({
       args: rest,
       strict: true,
+      allowPositionals: command.positional !== undefined,
       options: Object.fromEntries(
         ['url', 'token', ...command.options].map((option) => [option, { type: 'string' as const }]),
       ),
-    }).values as Args;
+    });
+    values = parsed.values as Args;
+    if (command.positional) {
+      if (parsed.positionals.length > 1) throw new Error(`one ${command.positional} only (quote it if it has spaces)`);
+      values[command.positional] = parsed.positionals[0];
+    }
   } catch (error) {
     throw new UsageError((error as Error).message);
   }

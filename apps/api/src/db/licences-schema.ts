@@ -36,6 +36,8 @@ export const licenseKeys = pgTable(
   (t) => [
     uniqueIndex('license_keys_key_key').on(t.key),
     index('license_keys_user_idx').on(t.userId, t.productCode),
+    /** The operators' search by a key's last group (its last six characters), owned keys only. */
+    index('license_keys_ending_idx').on(sql`right(${t.key}, 6)`, t.userId).where(sql`${t.userId} is not null`),
     check('license_keys_key_shape', sql`${t.key} ~ '^[A-Z0-9]{24}$'`),
   ],
 );
@@ -103,6 +105,9 @@ export const devices = pgTable(
     uniqueIndex('devices_active_machine_key').on(t.licenceId, t.machineId).where(sql`${t.deactivatedAt} is null`),
     index('devices_licence_idx').on(t.licenceId, t.activatedAt),
     index('devices_user_idx').on(t.userId),
+    /** The operators' search by device name (any case) and by machine id, customer by customer. */
+    index('devices_name_search_idx').on(sql`lower(${t.name})`, t.userId),
+    index('devices_machine_search_idx').on(t.machineId, t.userId),
   ],
 );
 

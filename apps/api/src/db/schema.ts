@@ -38,7 +38,14 @@ export const users = pgTable(
      */
     emailChangeFrozenUntil: ts('email_change_frozen_until'),
   },
-  (t) => [uniqueIndex('users_email_key').on(t.email)],
+  (t) => [
+    uniqueIndex('users_email_key').on(t.email),
+    /**
+     * The operators' search by e-mail prefix (docs/api.md, Operators): `email LIKE 'q%'` ordered
+     * by the same operator class, whatever the database's collation.
+     */
+    index('users_email_prefix_idx').on(t.email.op('text_pattern_ops')),
+  ],
 );
 
 /** A signed-in session; the JWT names it by id so that it can be revoked. */

@@ -59,6 +59,8 @@ export const storefrontOrders = pgTable(
   (t) => [
     index('storefront_orders_email_idx').on(t.email),
     index('storefront_orders_user_idx').on(t.userId),
+    /** The operators' search by order number (#1001). */
+    index('storefront_orders_name_idx').on(t.name),
     check('storefront_orders_quantity_positive', sql`${t.quantity} > 0`),
   ],
 );

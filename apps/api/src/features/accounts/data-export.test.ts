@@ -1,8 +1,8 @@
 import { DATA_EXPORT_FORMAT, DATA_EXPORT_MAX_PER_HOUR, type DataExport, dataExportResults } from '@soundid/contracts';
 import { and, eq } from 'drizzle-orm';
-import { generateSync } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, freshSession, signUpVerified } from '../../../test/accounts-flow';
+import { addGrantedOrder, addPasskey, addRefundedPayment, turnOnTotp } from '../../../test/customer-fixture';
 import { createTestApp, type TestApp } from '../../../test/kit/test-app';
 import {
   campaignSerials,
@@ -12,10 +12,10 @@ import {
   licenseKeys,
   upgradeCodes,
 } from '../../db/licences-schema';
-import { checkoutSessions, paymentMismatches, paymentRefunds } from '../../db/payments-schema';
+import { paymentMismatches } from '../../db/payments-schema';
 import { mailLog, mailOutbox, sessions as sessionsTable, socialAccounts, users } from '../../db/schema';
-import { passkeys, recoveryCodes, totpFactors } from '../../db/second-factor-schema';
-import { storefrontOrderKeys, storefrontOrderRefunds, storefrontOrders } from '../../db/storefront-schema';
+import { recoveryCodes, totpFactors } from '../../db/second-factor-schema';
+import { storefrontOrderRefunds } from '../../db/storefront-schema';
 import { tokenLots, tokenSpendAllocations, tokenSpends } from '../../db/voice-ai-schema';
 import { DEMO_EMAIL, seedDemoData } from '../../dev/demo-seed';
 import { addDays } from '../../lib/clock';
@@ -31,6 +31,7 @@ let t: TestApp;
 let demo: { id: string; token: string; totpSecret: string; recoveryCodes: string[] };
 let other: { id: string; email: string; token: string };
 const CLIENT_SECRET_HASH = 'c'.repeat(64);
+const PASSKEY_SECRET = 'passkey-not-exported';
 /** A browser's device cookie (ADR 0041): neither it nor its hash is exported. */
 const BROWSER_SIGHTING = {
   kind: 'browser' as const,
@@ -49,29 +50,10 @@ beforeAll(async () => {
   const now = t.clock.now();
 
   // Two-step verification on, one recovery code used.
-  const begun = (await t.call('/api/accounts/BeginTotpSetup', {}, token)).json().Result as { Secret: string };
-  const code = generateSync({ secret: begun.Secret, epoch: Math.floor(now.getTime() / 1000) });
-  const confirmed = await t.call('/api/accounts/ConfirmTotpSetup', { code }, token);
-  const codes = (confirmed.json().Result as { RecoveryCodes: string[] }).RecoveryCodes;
-  const [firstCode] = await db.select().from(recoveryCodes).where(eq(recoveryCodes.userId, user.id)).limit(1);
-  await db
-    .update(recoveryCodes)
-    .set({ usedAt: now })
-    .where(eq(recoveryCodes.id, firstCode?.id ?? ''));
+  const totp = await turnOnTotp(t, token, user.id);
 
   // A passkey: its name and times are the customer's; its credential and key are not exported.
-  await db.insert(passkeys).values({
-    userId: user.id,
-    credentialId: 'credential-id-not-exported',
-    publicKey: 'public-key-not-exported',
-    counter: 3,
-    transports: ['internal'],
-    aaguid: '00000000-0000-0000-0000-000000000000',
-    deviceType: 'multiDevice',
-    backedUp: true,
-    name: 'Studio laptop',
-    createdAt: now,
-  });
+  await addPasskey(db, user.id, PASSKEY_SECRET, now);
 
   // A second session, ended.
   const ended = await t.services.sessions.issue(db, user.id, false, {
@@ -139,35 +121,12 @@ beforeAll(async () => {
     .values({ spendId: spend?.id ?? '', lotId: live?.id ?? '', userId: user.id, tokens: 100, spentAt: now });
 
   // A paid checkout partly refunded, and a mismatched payment.
-  await db.insert(checkoutSessions).values({
-    invoiceTag: 'inv-demo-1',
+  await addRefundedPayment(db, {
     userId: user.id,
-    priceId: 'price_1000',
-    bundleTitle: '1000 tokens',
-    tokenAmount: 1000,
-    amountInCents: 1999,
-    currency: 'EUR',
-    provider: 'sandbox',
-    providerSessionId: 'cs_demo_1',
-    clientSecretHash: CLIENT_SECRET_HASH,
-    paymentIntentId: 'pi_demo_1',
-    status: 'succeeded',
-    analyticsMetadata: { gclid: 'abc' },
-    returnUrl: 'http://localhost:3000/voice-ai',
-    createdAt: addDays(now, -3),
-    expiresAt: addDays(now, -2),
-    completedAt: addDays(now, -3),
-  });
-  await db.insert(paymentRefunds).values({
-    paymentIntentId: 'pi_demo_1',
-    provider: 'sandbox',
     invoiceTag: 'inv-demo-1',
-    refundedInCents: 500,
-    chargedInCents: 1999,
-    currency: 'EUR',
-    tokensWithdrawn: 0,
-    lastEventId: 'evt_demo_1',
-    receivedAt: now,
+    paymentIntentId: 'pi_demo_1',
+    clientSecretHash: CLIENT_SECRET_HASH,
+    now,
   });
   await db.insert(paymentMismatches).values({
     provider: 'sandbox',
@@ -182,28 +141,7 @@ beforeAll(async () => {
   });
 
   // A storefront order with its key and a refund.
-  const [voiceKey] = await db
-    .select()
-    .from(licenseKeys)
-    .where(and(eq(licenseKeys.userId, user.id), eq(licenseKeys.productCode, 'voice-ai')));
-  await db.insert(storefrontOrders).values({
-    orderId: '820982911946154508',
-    source: 'sandbox',
-    name: '#1001',
-    email: DEMO_EMAIL,
-    userId: user.id,
-    status: 'granted',
-    quantity: 1,
-    financialStatus: 'paid',
-    currency: 'EUR',
-    totalPrice: '99.00',
-    orderedAt: addDays(now, -45),
-    receivedAt: addDays(now, -45),
-    fulfilledAt: addDays(now, -45),
-  });
-  await db
-    .insert(storefrontOrderKeys)
-    .values({ orderId: '820982911946154508', position: 1, licenseKeyId: voiceKey?.id ?? '' });
+  await addGrantedOrder(db, { orderId: '820982911946154508', email: DEMO_EMAIL, userId: user.id, now });
   await db
     .insert(storefrontOrderRefunds)
     .values({ orderId: '820982911946154508', refundId: '5001', quantity: 0, receivedAt: now });
@@ -220,7 +158,7 @@ beforeAll(async () => {
     sentAt: now,
   });
 
-  demo = { id: user.id, token, totpSecret: begun.Secret, recoveryCodes: codes };
+  demo = { id: user.id, token, totpSecret: totp.secret, recoveryCodes: totp.recoveryCodes };
 
   // Another customer with rows of their own in the same tables.
   const otherEmail = 'other-customer@example.com';
@@ -342,8 +280,7 @@ describe('ExportMyData', () => {
       ...demo.recoveryCodes,
       ...demo.recoveryCodes.map((code) => code.replace(/-/g, '')),
       ...hashes.map((row) => row.codeHash),
-      'credential-id-not-exported',
-      'public-key-not-exported',
+      PASSKEY_SECRET,
       BROWSER_SIGHTING.identity,
       seenDeviceHash(demo.id, BROWSER_SIGHTING),
     ];

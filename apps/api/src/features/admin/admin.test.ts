@@ -64,6 +64,24 @@ describe('npm run admin', { timeout: 120_000 }, () => {
     expect(stdout).toContain('EmailVerified: true');
     expect(stdout).toContain('SignInLocked: false');
     expect(stdout).toContain('Devices: 0 active');
+    // The customer page's sections, briefly.
+    expect(stdout).toContain('SecondFactor: TOTP off, 0 recovery codes left, 0 passkey(s)');
+    expect(stdout).toContain('Sessions: 1 live');
+    expect(stdout).toContain('Licences: 0');
+    expect(stdout).toContain('Tokens: balance 0');
+    expect(stdout).toMatch(/^Mails: 1\n {2}\S+ {2}sent {2}Verify your email address for My SoundID$/m);
+    expect(stdout).not.toContain('"SecondFactor"');
+  });
+
+  it('finds customers, by every kind or one', async () => {
+    const as = ['--url', baseUrl, '--token', support];
+    const { stdout } = await cli(['search', 'VIC@EX', ...as]);
+    expect(stdout).toMatch(/^vic@example\.com {2}\S+ {2}verified {2}since \S+ {2}\(email: vic@example\.com\)$/m);
+    expect((await cli(['search', 'vic@example.com', '--by', 'order', ...as])).stdout).toBe('no customer found\n');
+    await expect(cli(['search', 'vic', '--by', 'phone', ...as])).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--by must be one of email, key, device, order, invoice'),
+    });
   });
 
   it("does support's tickets with a reason", async () => {

@@ -1,18 +1,23 @@
-import { callSchemas, operatorQueries } from '@soundid/contracts';
-import { and, asc, count, eq, gt, isNull } from 'drizzle-orm';
+import { backOfficeQueries, callSchemas, operatorQueries } from '@soundid/contracts';
+import { and, count, eq, gt, isNull } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Database, DatabaseHandle } from '../../db/client';
-import { devices, licences, licenseKeys } from '../../db/licences-schema';
-import { sessions, socialAccounts } from '../../db/schema';
+import { sessions } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
 import type { AccountService } from '../accounts/service';
 import type { SessionService } from '../accounts/sessions';
-import { findUserByEmail, toUser } from '../accounts/users-repo';
+import { findUserByEmail } from '../accounts/users-repo';
 import type { AuditTrail } from '../operators/audit-trail';
 import { type OperatorGuard, operatorOf, originOf } from '../operators/operator-guard';
+import type { TokenLedger } from '../tokens/ledger';
+import { CustomerPages } from './customer-page';
+import { searchCustomers } from './customer-search';
 
-/** The operator API behind `npm run admin`: a customer, and the process's own figures (ADR 0044). */
+/**
+ * The operator API behind `npm run admin` and the console: finding a customer, the customer's
+ * page, support's tickets, and the process's own figures (ADR 0044).
+ */
 export const adminRoutes: FastifyPluginAsyncZod<{
   db: Database;
   clock: Clock;
@@ -21,55 +26,31 @@ export const adminRoutes: FastifyPluginAsyncZod<{
   audit: AuditTrail;
   accounts: AccountService;
   sessions: SessionService;
-}> = async (app, { db, clock, database, guard, audit, accounts, sessions: sessionService }) => {
+  ledger: TokenLedger;
+}> = async (app, { db, clock, database, guard, audit, accounts, sessions: sessionService, ledger }) => {
+  const pages = new CustomerPages({ db, clock, ledger, audit, accounts });
+  /** A customer's page (docs/api.md, Operators): never a secret of theirs. */
   app.get(
     '/api/admin/user',
     { schema: { querystring: operatorQueries.AdminUser, ...callSchemas.AdminUser }, onRequest: guard.for('AdminUser') },
     async (request) => {
       const user = await findUserByEmail(db, request.query.email);
       if (!user) throw new Fault('UserNotFound');
-      const [live] = await db
-        .select({ n: count() })
-        .from(sessions)
-        .where(and(eq(sessions.userId, user.id), isNull(sessions.revokedAt), gt(sessions.expiresAt, clock.now())));
-      const providers = await db
-        .select({ provider: socialAccounts.provider })
-        .from(socialAccounts)
-        .where(eq(socialAccounts.userId, user.id));
-      const keys = await db
-        .select({ key: licenseKeys.key, product: licenseKeys.productCode, registeredAt: licenseKeys.registeredAt })
-        .from(licenseKeys)
-        .where(eq(licenseKeys.userId, user.id))
-        .orderBy(asc(licenseKeys.registeredAt));
-      const active = await db
-        .select({ device: devices, product: licences.productCode })
-        .from(devices)
-        .innerJoin(licences, eq(licences.id, devices.licenceId))
-        .where(and(eq(devices.userId, user.id), isNull(devices.deactivatedAt)))
-        .orderBy(asc(devices.activatedAt));
-      return {
-        Success: true as const,
-        Result: {
-          ...toUser(user),
-          CreatedAt: user.createdAt.toISOString(),
-          ActiveSessions: live?.n ?? 0,
-          SocialProviders: providers.map((p) => p.provider),
-          SignInLocked: await accounts.signInLocked(user.email),
-          Keys: keys.map((k) => ({
-            Product: k.product,
-            KeyEnding: k.key.slice(-6),
-            RegisteredAt: k.registeredAt?.toISOString() ?? null,
-          })),
-          Devices: active.map(({ device, product }) => ({
-            Id: device.id,
-            Product: product,
-            Name: device.name,
-            MachineId: device.machineId,
-            ActivatedAt: device.activatedAt.toISOString(),
-          })),
-        },
-      };
+      return { Success: true as const, Result: await pages.read(user) };
     },
+  );
+
+  /** Customers by e-mail prefix, licence key, device, storefront order or invoice tag (a read: not audited). */
+  app.get(
+    '/api/admin/search-customers',
+    {
+      schema: { querystring: backOfficeQueries.AdminSearchCustomers, ...callSchemas.AdminSearchCustomers },
+      onRequest: guard.for('AdminSearchCustomers'),
+    },
+    async (request) => ({
+      Success: true as const,
+      Result: await searchCustomers(db, request.query.q, request.query.by),
+    }),
   );
 
   /** Memory and database connections, for operators and the load test (`?gc=1` collects first when allowed). */

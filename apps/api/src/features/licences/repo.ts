@@ -1,3 +1,4 @@
+import { DEVICE_DEACTIVATION_WINDOW_DAYS } from '@soundid/contracts';
 import { and, asc, count, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Queryable, Transaction } from '../../db/client';
 import {
@@ -12,6 +13,7 @@ import {
   licenseKeys as licenceKeysTable,
   licences,
 } from '../../db/licences-schema';
+import { addDays } from '../../lib/clock';
 
 /** The queries of the licences feature; every one that reads a customer's rows takes the owner. */
 
@@ -171,6 +173,19 @@ export async function usedDeactivations(
     )
     .groupBy(keyDeactivations.keyId);
   return Math.max(own?.n ?? 0, ...perKey.map((row) => row.n));
+}
+
+/**
+ * What the deactivation allowance of a licence has used at `now`: its counted deactivations in
+ * the window (DEVICE_DEACTIVATION_WINDOW_DAYS) ending then. The licence service holds it to
+ * DEVICE_DEACTIVATION_LIMIT; the customer page shows it.
+ */
+export function deactivationsInWindow(
+  db: Queryable,
+  licence: Pick<LicenceRow, 'id' | 'userId' | 'productCode'>,
+  now: Date,
+): Promise<number> {
+  return usedDeactivations(db, licence, addDays(now, -DEVICE_DEACTIVATION_WINDOW_DAYS));
 }
 
 /**

@@ -44,6 +44,7 @@ import {
   activeDevicesOfLicence,
   countKeys,
   deactivate,
+  deactivationsInWindow,
   findActiveDevice,
   findKeyByValue,
   findLicence,
@@ -52,7 +53,6 @@ import {
   lockLicenceById,
   lockOrCreateLicence,
   lockOwnedKey,
-  usedDeactivations,
 } from './repo';
 
 export interface LicenceServiceDeps {
@@ -529,8 +529,7 @@ export class LicenceService {
    * its used count is the largest of its own and its keys' (ADR 0030).
    */
   private async assertUnderDeactivationLimit(tx: Transaction, licence: LicenceRow, count = 1): Promise<void> {
-    const since = addDays(this.now(), -DEVICE_DEACTIVATION_WINDOW_DAYS);
-    if ((await usedDeactivations(tx, licence, since)) + count > DEVICE_DEACTIVATION_LIMIT) {
+    if ((await deactivationsInWindow(tx, licence, this.now())) + count > DEVICE_DEACTIVATION_LIMIT) {
       throw new Fault('KeyRevokeOverLimit', {
         Limit: String(DEVICE_DEACTIVATION_LIMIT),
         WindowDays: String(DEVICE_DEACTIVATION_WINDOW_DAYS),

@@ -212,7 +212,8 @@ function canonical(value: unknown): unknown {
   return value;
 }
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+/** A LIKE pattern that matches `text` literally: its %, _ and backslashes escaped. */
+export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export function toAuditEntry(row: Row): AuditEntry {
   return {
