@@ -150,7 +150,7 @@ export async function composeApp(options: AppOptions): Promise<{ app: FastifyIns
   });
   await app.register(adminRoutes, { db, clock, database, guard, audit, accounts, sessions, ledger });
   await app.register(voiceAiRoutes, { ledger, licenceList, cardCheckout });
-  await app.register(voiceAiAdminRoutes, { db, random, ledger, guard, audit });
+  await app.register(voiceAiAdminRoutes, { db, random, ledger, checkout: services.checkout, guard, audit });
   await app.register(checkoutRoutes, { checkout: services.checkout, cardCheckout });
   await app.register(licenceRoutes, {
     db,

@@ -1,5 +1,7 @@
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import Stripe from 'stripe';
+import { tokenLots } from '../src/db/voice-ai-schema';
 import type { TestApp } from './kit/test-app';
 
 /** A Stripe event around an object, as Stripe sends it. */
@@ -99,4 +101,37 @@ export function deliverSigned(
     payload,
     headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': header },
   });
+}
+
+/** The sandbox's 1,000-token pack ($9.99). */
+export const SANDBOX_PRICE_1K = 'price_sandbox_tokens_1000';
+
+/** A sandbox checkout of a customer, opened (not paid): its client secret and invoice tag. */
+export async function sandboxCheckout(t: TestApp, token: string, priceId = SANDBOX_PRICE_1K) {
+  const res = await t.call('/api/voiceai/PrepareTokenPurchaseCheckout', { priceId }, token);
+  if (res.statusCode !== 200) throw new Error(`PrepareTokenPurchaseCheckout failed: ${res.body}`);
+  const { CheckoutSession, InvoiceTag } = res.json().Result;
+  return { clientSecret: CheckoutSession as string, invoiceTag: InvoiceTag as string };
+}
+
+/** A sandbox purchase paid with the test card that succeeds: the tokens are credited. */
+export async function sandboxPurchase(t: TestApp, token: string, priceId = SANDBOX_PRICE_1K) {
+  const checkout = await sandboxCheckout(t, token, priceId);
+  const pay = await t.call('/api/sandbox/checkout/pay', {
+    clientSecret: checkout.clientSecret,
+    cardNumber: '4242424242424242',
+    expiry: '12/34',
+    cvc: '123',
+  });
+  if (pay.statusCode !== 200) throw new Error(`sandbox pay failed: ${pay.body}`);
+  return checkout;
+}
+
+/** The token lot a checkout credited (one per payment). */
+export async function checkoutLot(t: TestApp, invoiceTag: string) {
+  const [lot] = await t.database.db
+    .select()
+    .from(tokenLots)
+    .where(eq(tokenLots.sourceRef, `checkout:${invoiceTag}`));
+  return lot;
 }

@@ -15,17 +15,27 @@ export interface StripeStandIn {
   requests: RecordedRequest[];
   /** Prices GET /v1/prices answers (with their products expanded). */
   prices: Record<string, unknown>[];
+  /**
+   * The card payments POST /v1/refunds refunds, by payment intent: the charge's amount and
+   * currency (what is refunded so far is kept here, as Stripe keeps it).
+   */
+  charges: Map<string, { amount: number; currency: string; refunded: number }>;
   close(): Promise<void>;
 }
 
 /**
- * A local stand-in of the few Stripe API endpoints this service calls: the real stripe-node
- * SDK talks to it over http through its host, port and protocol options.
+ * A local stand-in of the few Stripe API endpoints this service calls (prices, checkout
+ * sessions, refunds): the real stripe-node SDK talks to it over http through its host, port
+ * and protocol options.
  */
 export async function startStripeStandIn(): Promise<StripeStandIn> {
   const requests: RecordedRequest[] = [];
   const prices: Record<string, unknown>[] = [];
+  const charges: StripeStandIn['charges'] = new Map();
+  /** Refund answers by Idempotency-Key: a repeated request gets the first answer, as from Stripe. */
+  const refundsByKey = new Map<string, unknown>();
   let sessions = 0;
+  let refunds = 0;
 
   const server: Server = createServer((req, res) => {
     let body = '';
@@ -76,6 +86,67 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
           url: null,
         });
       }
+      if (req.method === 'POST' && url.pathname === '/v1/refunds') {
+        const key = String(req.headers['idempotency-key'] ?? '');
+        const replay = refundsByKey.get(key);
+        if (key && replay) return send(200, replay);
+        const paymentIntent = form.get('payment_intent') ?? '';
+        const charge = charges.get(paymentIntent);
+        if (!charge) {
+          return send(404, {
+            error: {
+              type: 'invalid_request_error',
+              code: 'resource_missing',
+              message: `No such payment_intent: '${paymentIntent}'`,
+              param: 'payment_intent',
+            },
+          });
+        }
+        const left = charge.amount - charge.refunded;
+        if (left === 0) {
+          return send(400, {
+            error: {
+              type: 'invalid_request_error',
+              code: 'charge_already_refunded',
+              message: `Charge for ${paymentIntent} has already been refunded.`,
+            },
+          });
+        }
+        const amount = form.has('amount') ? Number(form.get('amount')) : left;
+        if (amount > left) {
+          return send(400, {
+            error: {
+              type: 'invalid_request_error',
+              message: `Refund amount is greater than unrefunded amount on charge (${left})`,
+              param: 'amount',
+            },
+          });
+        }
+        charge.refunded += amount;
+        refunds += 1;
+        const refund = {
+          id: `re_standin${refunds}`,
+          object: 'refund',
+          amount,
+          currency: charge.currency,
+          payment_intent: paymentIntent,
+          status: 'succeeded',
+          metadata: Object.fromEntries(
+            [...form].flatMap(([k, v]) => (k.startsWith('metadata[') ? [[k.slice(9, -1), v]] : [])),
+          ),
+          charge: {
+            id: `ch_${paymentIntent}`,
+            object: 'charge',
+            amount: charge.amount,
+            amount_refunded: charge.refunded,
+            currency: charge.currency,
+            payment_intent: paymentIntent,
+            refunded: charge.refunded === charge.amount,
+          },
+        };
+        if (key) refundsByKey.set(key, refund);
+        return send(200, refund);
+      }
       send(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${url.pathname})` } });
     });
   });
@@ -85,6 +156,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     url,
     requests,
     prices,
+    charges,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

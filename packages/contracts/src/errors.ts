@@ -316,11 +316,6 @@ export const faults = {
     message: 'Use a test card number such as 4242 4242 4242 4242, a future expiry date and any CVC.',
   },
   CardDeclined: { status: 402, type: B, message: 'Your card was declined.' },
-  RefundAmountInvalid: {
-    status: 400,
-    type: ExceptionType.Input,
-    message: 'A refund must be of a paid payment, more than 0 and at most what is not refunded yet.',
-  },
   WebhookSignatureInvalid: { status: 400, type: ExceptionType.Input, message: 'Webhook signature is not valid.' },
 
   // Storefront: the perpetual licence bought through Shopify or the sandbox storefront

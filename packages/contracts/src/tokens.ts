@@ -76,3 +76,12 @@ export const tokenFootnotes = [
 export function refundedLotType(tokensWithdrawn: number): string {
   return `Refunded (${plural(tokensWithdrawn, 'token')} withdrawn)`;
 }
+
+/**
+ * The purchase history's Type of a lot that finance took tokens back from (AdminWithdrawTokens,
+ * not a refund): its own Type, and the tokens withdrawn. A withdrawal is not processing, so the
+ * usage history never lists it.
+ */
+export function withdrawnLotType(type: string, tokensWithdrawn: number): string {
+  return `${type} (${plural(tokensWithdrawn, 'token')} withdrawn)`;
+}

@@ -100,6 +100,8 @@ export const devices = pgTable(
     activatedAt: ts('activated_at').notNull(),
     deactivatedAt: ts('deactivated_at'),
     deactivationCause: text('deactivation_cause').$type<DeactivationCause>(),
+    /** Set when support gave the allowance back (AdminResetDeactivations): kept, no longer counted. */
+    forgivenAt: ts('forgiven_at'),
   },
   (t) => [
     uniqueIndex('devices_active_machine_key').on(t.licenceId, t.machineId).where(sql`${t.deactivatedAt} is null`),
@@ -128,6 +130,8 @@ export const keyDeactivations = pgTable(
     deviceId: uuid('device_id').notNull(),
     deactivatedAt: ts('deactivated_at').notNull(),
     cause: text('cause').$type<KeyDeactivationCause>().notNull(),
+    /** Set when support gave the allowance back (AdminResetDeactivations): kept, no longer counted. */
+    forgivenAt: ts('forgiven_at'),
   },
   (t) => [
     uniqueIndex('key_deactivations_key_device_key').on(t.keyId, t.deviceId),

@@ -145,10 +145,34 @@ export const paymentRefunds = pgTable('payment_refunds', {
   tokensWithdrawn: integer('tokens_withdrawn').notNull().default(0),
   /** Tokens of the lot already spent when the refund was last applied (not recoverable). */
   tokensSpent: integer('tokens_spent'),
+  /** The last webhook event that reported it, or `refund:<id>`: the provider's answer to AdminRefundPayment. */
   lastEventId: text('last_event_id').notNull(),
   receivedAt: ts('received_at').notNull(),
   appliedAt: ts('applied_at'),
 });
+
+/**
+ * The refunds finance asked the provider for (AdminRefundPayment), one per payment and
+ * reference: the same reference again refunds nothing more. What they did to the payment is in
+ * payment_refunds, as for any refund.
+ */
+export const operatorRefunds = pgTable(
+  'operator_refunds',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    invoiceTag: text('invoice_tag').notNull(),
+    /** The operator's reference, or one made of what was refunded before and the amount. */
+    reference: text('reference').notNull(),
+    /** The provider's refund id. */
+    refundId: text('refund_id').notNull(),
+    amountInCents: integer('amount_in_cents').notNull(),
+    /** The payment's refunded amount after it. */
+    refundedInCents: integer('refunded_in_cents').notNull(),
+    operatorId: uuid('operator_id'),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('operator_refunds_reference_key').on(t.invoiceTag, t.reference)],
+);
 
 export type CheckoutSessionRow = typeof checkoutSessions.$inferSelect;
 export type PaymentRefundRow = typeof paymentRefunds.$inferSelect;

@@ -1,6 +1,17 @@
 import type { TokenLotCause } from '@soundid/contracts';
 import { sql } from 'drizzle-orm';
-import { bigserial, check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigserial,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { users } from './schema';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -20,6 +31,11 @@ export const tokenLots = pgTable(
     remaining: integer('remaining').notNull(),
     /** Tokens taken back by a refund of the payment (ADR 0032); amount = spent + withdrawn + remaining. */
     withdrawn: integer('withdrawn').notNull().default(0),
+    /**
+     * Tokens taken back by finance (AdminWithdrawTokens, token_withdrawals), not by a refund:
+     * amount = spent + withdrawn + financeWithdrawn + remaining.
+     */
+    financeWithdrawn: integer('finance_withdrawn').notNull().default(0),
     /** When a refund of the payment was first applied; null: never refunded. */
     refundedAt: ts('refunded_at'),
     cause: text('cause').$type<TokenLotCause>().notNull(),
@@ -36,7 +52,37 @@ export const tokenLots = pgTable(
     index('token_lots_history_idx').on(t.userId, t.purchasedAt, t.seq),
     check('token_lots_remaining_range', sql`${t.remaining} >= 0 and ${t.remaining} <= ${t.amount}`),
     check('token_lots_amount_positive', sql`${t.amount} > 0`),
-    check('token_lots_withdrawn_range', sql`${t.withdrawn} >= 0 and ${t.remaining} + ${t.withdrawn} <= ${t.amount}`),
+    check(
+      'token_lots_withdrawn_range',
+      sql`${t.withdrawn} >= 0 and ${t.financeWithdrawn} >= 0 and ${t.remaining} + ${t.withdrawn} + ${t.financeWithdrawn} <= ${t.amount}`,
+    ),
+  ],
+);
+
+/**
+ * Tokens that finance took back from a customer (AdminWithdrawTokens): not a processing request,
+ * so never in the usage history; the lots it took from show it (token_lots.finance_withdrawn).
+ * The reference makes it happen once, like a grant's.
+ */
+export const tokenWithdrawals = pgTable(
+  'token_withdrawals',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The operator's reference (a ticket), or a random one: a reference withdraws once. */
+    reference: text('reference').notNull(),
+    amount: integer('amount').notNull(),
+    balanceAfter: integer('balance_after').notNull(),
+    /** The lots it took from, earliest purchased first, and how much from each. */
+    takenFrom: jsonb('taken_from').$type<{ lotId: string; tokens: number }[]>().notNull(),
+    withdrawnAt: ts('withdrawn_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('token_withdrawals_reference_key').on(t.reference),
+    index('token_withdrawals_user_idx').on(t.userId, t.withdrawnAt),
+    check('token_withdrawals_amount_positive', sql`${t.amount} > 0 and ${t.balanceAfter} >= 0`),
   ],
 );
 

@@ -78,6 +78,8 @@ export function createDevServices(
 ): DevServices {
   const { config, db, clock, random, checkout, storefrontOrders } = deps;
   const { checkoutProvider, storefront } = providers;
+  // The sandbox processor's refunds read its payments and deliver to the webhook handler.
+  checkoutProvider?.connect({ db, clock, deliver: (rawBody, signature) => checkout.handleWebhook(rawBody, signature) });
   return {
     sandboxCardForm: checkoutProvider && new SandboxCardForm({ db, clock, provider: checkoutProvider, checkout }),
     sandboxStorefront:

@@ -23,6 +23,24 @@ export const CUSTOMER_PAGE_LIST_SIZE = 50;
 /** Rows a serial import takes at once (AdminAddSerials' own bound). */
 export const SERIAL_IMPORT_MAX_ROWS = 10_000;
 
+/**
+ * The ExceptionVariables key of CsvRowsInvalid: its value is a JSON array of strings, one for
+ * each bad row of the file ("Row 3: …"), in the order of the file.
+ */
+export const CSV_ROWS_VARIABLE = 'Rows';
+
+/** The bad rows a CsvRowsInvalid fault lists (none when it lists none or is another fault). */
+export function csvRowsOf(fault: { ExceptionVariables: readonly { Key: string; Value: string }[] }): string[] {
+  const value = fault.ExceptionVariables.find((variable) => variable.Key === CSV_ROWS_VARIABLE)?.Value;
+  if (!value) return [];
+  try {
+    const rows: unknown = JSON.parse(value);
+    return Array.isArray(rows) ? rows.filter((row): row is string => typeof row === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
 export const backOfficeQueries = {
   /**
    * `q`: an e-mail prefix, a licence key in full or its last group, a device name or machine id
@@ -47,11 +65,13 @@ export const backOfficeCalls = {
   /**
    * Finance: refunds a card payment through the payment provider (Stripe, or its sandbox); the
    * provider's charge.refunded then takes back what the payment bought (ADR 0032). Without
-   * amountInCents, what is left of the payment is refunded.
+   * amountInCents, what is left of the payment is refunded. A reference (the console sends one
+   * per form) makes it happen once: the same reference again answers the payment as it stands.
    */
   AdminRefundPayment: callBody({
     invoiceTag: invoiceTagSchema,
     amountInCents: z.number().int().positive().max(100_000_000).optional(),
+    reference: z.string().trim().min(1).max(100).optional(),
     reason: auditReasonSchema,
   }),
   /**

@@ -145,6 +145,8 @@ export const dataExportResults = {
         Amount: z.number().int(),
         Remaining: z.number().int(),
         Withdrawn: z.number().int(),
+        /** Taken back by finance (AdminWithdrawTokens), not by a refund. */
+        FinanceWithdrawn: z.number().int(),
         PurchasedAt: when,
         ExpiresAt: when,
         RefundedAt: maybeWhen,
@@ -159,6 +161,15 @@ export const dataExportResults = {
         SpentAt: when,
         /** Which lots (TokenLots Id) paid for it. */
         PaidFrom: z.array(z.object({ LotId: z.string(), Tokens: z.number().int() })),
+      }),
+    ),
+    /** Tokens finance took back (AdminWithdrawTokens), and from which lots. */
+    TokenWithdrawals: z.array(
+      z.object({
+        Tokens: z.number().int(),
+        BalanceAfter: z.number().int(),
+        WithdrawnAt: when,
+        TakenFrom: z.array(z.object({ LotId: z.string(), Tokens: z.number().int() })),
       }),
     ),
     Checkouts: z.array(

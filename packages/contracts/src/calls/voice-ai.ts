@@ -37,8 +37,9 @@ export const purchaseHistoryEntrySchema = z.object({
   OrderDate: z.number(),
   ExpiryDate: z.number(),
   TokenBalance: z.number(),
-  /** A refunded purchase (ADR 0032): when the refund was applied and the tokens it took back. */
+  /** A refunded purchase (ADR 0032): when the refund was applied. */
   RefundDate: z.number().optional(),
+  /** Tokens of the lot taken back, by its refund and by finance (AdminWithdrawTokens); never spent ones. */
   TokensWithdrawn: z.number().optional(),
 });
 export type PurchaseHistoryEntry = z.infer<typeof purchaseHistoryEntrySchema>;

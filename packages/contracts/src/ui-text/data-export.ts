@@ -28,6 +28,7 @@ export const dataExportText = {
     CampaignClaims: 'Campaign trials',
     TokenLots: 'Tokens',
     TokenSpends: 'Token use',
+    TokenWithdrawals: 'Tokens taken back',
     Checkouts: 'Token purchases',
     PaymentMismatches: 'Payments not as offered',
     StorefrontOrders: 'Store orders',

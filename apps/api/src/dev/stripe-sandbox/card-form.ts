@@ -7,9 +7,9 @@ import {
 } from '@soundid/contracts';
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { type CheckoutSessionRow, checkoutSessions, paymentRefunds } from '../../db/payments-schema';
+import { type CheckoutSessionRow, checkoutSessions } from '../../db/payments-schema';
 import { users } from '../../db/schema';
-import { type CheckoutService, INVOICE_TAG_KEY } from '../../features/voice-ai/checkout';
+import { type CheckoutService, INVOICE_TAG_KEY, notPaid } from '../../features/voice-ai/checkout';
 import type { Clock } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
 import { clientSecretMatches, type SandboxCheckoutProvider, sandboxSessionIdOf } from './provider';
@@ -91,9 +91,9 @@ export class SandboxCardForm {
   }
 
   /**
-   * Refunds a paid sandbox session as a merchant would in Stripe: the refund travels as a
-   * signed charge.refunded (cumulative amount_refunded, as Stripe sends it) through
-   * handleWebhook, exactly as a Stripe delivery would.
+   * A refund in Stripe's dashboard, the merchant's own (SandboxCheckoutRefund): the sandbox
+   * processor's refund, the one AdminRefundPayment asks for through the provider, whose
+   * charge.refunded alone tells this service (ADR 0032). Random idempotency: each is a new refund.
    */
   async sandboxRefund(request: { invoiceTag: string; amountInCents?: number }): Promise<SandboxCheckoutRefundResult> {
     const { provider } = this.deps;
@@ -102,25 +102,19 @@ export class SandboxCardForm {
       .from(checkoutSessions)
       .where(and(eq(checkoutSessions.provider, 'sandbox'), eq(checkoutSessions.invoiceTag, request.invoiceTag)))
       .limit(1);
-    if (!row) throw new Fault('CheckoutSessionNotFound');
-    if (!row.paymentIntentId || (row.status !== 'succeeded' && row.status !== 'mismatched')) {
-      throw new Fault('RefundAmountInvalid');
-    }
-    const [prior] = await this.deps.db
-      .select({ refunded: paymentRefunds.refundedInCents })
-      .from(paymentRefunds)
-      .where(eq(paymentRefunds.paymentIntentId, row.paymentIntentId));
-    const before = prior?.refunded ?? 0;
-    const amount = request.amountInCents ?? row.amountInCents - before;
-    if (amount <= 0 || before + amount > row.amountInCents) throw new Fault('RefundAmountInvalid');
-    const refunded = before + amount;
-    const delivery = provider.signEvent(
-      'charge.refunded',
-      sandboxRefundedCharge(row, row.paymentIntentId, refunded),
-      this.deps.clock.now(),
-    );
-    await this.deps.checkout.handleWebhook(delivery.rawBody, delivery.signature);
-    return { InvoiceTag: row.invoiceTag, RefundedInCents: refunded, AmountInCents: row.amountInCents };
+    if (!row) throw new Fault('PaymentNotFound');
+    if (!row.paymentIntentId) throw notPaid();
+    const refund = await provider.refund({
+      paymentIntentId: row.paymentIntentId,
+      amountInCents: request.amountInCents,
+      idempotencyKey: `dashboard-${provider.newPaymentIntentId()}`,
+      metadata: { [INVOICE_TAG_KEY]: row.invoiceTag },
+    });
+    return {
+      InvoiceTag: row.invoiceTag,
+      RefundedInCents: refund.refundedInCents,
+      AmountInCents: refund.chargedInCents,
+    };
   }
 
   private async sandboxRow(clientSecret: string): Promise<CheckoutSessionRow> {
@@ -151,28 +145,6 @@ function sandboxSessionObject(row: CheckoutSessionRow, paymentIntentId: string):
     currency: row.currency.toLowerCase(),
     payment_intent: paymentIntentId,
     metadata: { ...row.analyticsMetadata, [INVOICE_TAG_KEY]: row.invoiceTag },
-    livemode: false,
-  };
-}
-
-/** A Charge as Stripe sends it in charge.refunded: amount_refunded is the total refunded so far. */
-function sandboxRefundedCharge(
-  row: CheckoutSessionRow,
-  paymentIntentId: string,
-  refundedInCents: number,
-): Record<string, unknown> {
-  return {
-    id: `ch_${paymentIntentId.replace(/^pi_/, '')}`,
-    object: 'charge',
-    amount: row.amountInCents,
-    amount_captured: row.amountInCents,
-    amount_refunded: refundedInCents,
-    currency: row.currency.toLowerCase(),
-    paid: true,
-    captured: true,
-    refunded: refundedInCents >= row.amountInCents,
-    payment_intent: paymentIntentId,
-    status: 'succeeded',
     livemode: false,
   };
 }

@@ -1,6 +1,15 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { SANDBOX_PUBLISHABLE_KEY_PREFIX } from '@soundid/contracts';
+import { and, eq, ne } from 'drizzle-orm';
 import Stripe from 'stripe';
+import type { Database } from '../../db/client';
+import {
+  type CheckoutSessionRow,
+  checkoutSessions,
+  paymentRefunds,
+  paymentWebhookEvents,
+} from '../../db/payments-schema';
+import { notPaid } from '../../features/voice-ai/checkout';
 import { verifyStripeSignature } from '../../integrations/stripe/stripe-provider';
 import type {
   BundlePrice,
@@ -8,8 +17,10 @@ import type {
   CreateCheckoutSessionInput,
   CreatedCheckoutSession,
   PaymentEvent,
+  ProviderRefund,
+  RefundRequest,
 } from '../../integrations/stripe/types';
-import type { Random } from '../../lib/clock';
+import type { Clock, Random } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
 
 /** Sandbox sessions stay open as long as Stripe's (24 hours). */
@@ -45,6 +56,17 @@ export interface SandboxProviderOptions {
 }
 
 /**
+ * What the sandbox's card processor reads and where it delivers (connected once the webhook
+ * handler exists): its payments live in this service's database, and its events go to the
+ * card checkout's webhook handler, signed as Stripe signs them.
+ */
+export interface SandboxProcessor {
+  db: Database;
+  clock: Clock;
+  deliver(rawBody: Buffer, signature: string): Promise<unknown>;
+}
+
+/**
  * The built-in stand-in for Stripe when STRIPE_* is not set (never in production): sessions
  * live in this service, the card form takes Stripe's public test cards, and the outcome is
  * delivered as a Stripe-shaped event signed like Stripe signs it, to the same webhook handler.
@@ -55,6 +77,11 @@ export class SandboxCheckoutProvider implements CheckoutProvider {
   private readonly prices: BundlePrice[];
   private readonly webhookSecret: string;
   private readonly random: Random;
+  private processor: SandboxProcessor | undefined;
+  /** Refunds by idempotency key, for a repeated request (as Stripe keeps them for 24 hours). */
+  private readonly refunds = new Map<string, ProviderRefund>();
+  /** One refund of a payment at a time, as Stripe's own ledger. */
+  private readonly refunding = new Map<string, Promise<unknown>>();
 
   constructor(options: SandboxProviderOptions) {
     this.prices = options.prices;
@@ -82,11 +109,84 @@ export class SandboxCheckoutProvider implements CheckoutProvider {
     return verifyStripeSignature(rawBody, signatureHeader, this.webhookSecret, receivedAt);
   }
 
+  connect(processor: SandboxProcessor): void {
+    this.processor = processor;
+  }
+
+  /**
+   * What Stripe does on POST /v1/refunds, and on a refund in its dashboard: checks the payment
+   * and what is left of it, and delivers charge.refunded (the cumulative amount_refunded) to the
+   * webhook handler before answering. The idempotency key names the event, so a repeated
+   * request refunds once.
+   */
+  async refund(request: RefundRequest): Promise<ProviderRefund> {
+    const processor = this.processor;
+    if (!processor) throw new Fault('CheckoutUnavailable');
+    return this.oneRefundAtATime(request.paymentIntentId, async () => {
+      const known = this.refunds.get(request.idempotencyKey);
+      if (known) return known;
+      const { db, clock } = processor;
+      const [row] = await db
+        .select()
+        .from(checkoutSessions)
+        .where(
+          and(eq(checkoutSessions.provider, 'sandbox'), eq(checkoutSessions.paymentIntentId, request.paymentIntentId)),
+        )
+        .limit(1);
+      if (!row) throw new Fault('PaymentNotFound');
+      if (row.status !== 'succeeded' && row.status !== 'mismatched') throw notPaid();
+      const [prior] = await db
+        .select({ refunded: paymentRefunds.refundedInCents })
+        .from(paymentRefunds)
+        .where(eq(paymentRefunds.paymentIntentId, request.paymentIntentId));
+      const before = prior?.refunded ?? 0;
+      const name = createHash('sha256').update(request.idempotencyKey).digest('hex').slice(0, 24);
+      const eventId = `evt_sandbox_refund_${name}`;
+      const [delivered] = await db
+        .select({ eventId: paymentWebhookEvents.eventId })
+        .from(paymentWebhookEvents)
+        .where(and(eq(paymentWebhookEvents.eventId, eventId), ne(paymentWebhookEvents.outcome, 'error')));
+      const amount = request.amountInCents ?? row.amountInCents - before;
+      const refund: ProviderRefund = {
+        refundId: `re_sandbox_${name}`,
+        amountInCents: amount,
+        chargedInCents: row.amountInCents,
+        refundedInCents: delivered ? before : before + amount,
+        currency: row.currency,
+      };
+      // Made before this process started (the answers are kept in memory only): made once.
+      if (delivered) return refund;
+      if (amount <= 0 || before + amount > row.amountInCents) throw new Fault('PaymentRefundInvalid');
+      const charge = refundedCharge(row, request.paymentIntentId, refund.refundedInCents);
+      const delivery = this.signEvent('charge.refunded', charge, clock.now(), eventId);
+      await processor.deliver(delivery.rawBody, delivery.signature);
+      this.refunds.set(request.idempotencyKey, refund);
+      return refund;
+    });
+  }
+
+  private async oneRefundAtATime<T>(paymentIntentId: string, work: () => Promise<T>): Promise<T> {
+    const queued = this.refunding.get(paymentIntentId) ?? Promise.resolve();
+    const run = queued.then(work, work);
+    const settled = run.catch(() => undefined);
+    this.refunding.set(paymentIntentId, settled);
+    try {
+      return await run;
+    } finally {
+      if (this.refunding.get(paymentIntentId) === settled) this.refunding.delete(paymentIntentId);
+    }
+  }
+
   /** A Stripe-shaped event, serialised and signed as Stripe would deliver it. */
-  signEvent(type: string, object: Record<string, unknown>, now: Date): { rawBody: Buffer; signature: string } {
+  signEvent(
+    type: string,
+    object: Record<string, unknown>,
+    now: Date,
+    eventId = `evt_sandbox_${this.randomId(18)}`,
+  ): { rawBody: Buffer; signature: string } {
     const created = Math.floor(now.getTime() / 1000);
     const payload = JSON.stringify({
-      id: `evt_sandbox_${this.randomId(18)}`,
+      id: eventId,
       object: 'event',
       api_version: Stripe.API_VERSION,
       created,
@@ -143,6 +243,24 @@ export function sandboxSessionIdOf(clientSecret: string): string | undefined {
  */
 export function deriveSandboxWebhookSecret(sessionSecret: string): string {
   return `whsec_sandbox_${createHmac('sha256', sessionSecret).update('sandbox-stripe-webhook').digest('base64url')}`;
+}
+
+/** A Charge as Stripe sends it in charge.refunded: amount_refunded is the total refunded so far. */
+function refundedCharge(row: CheckoutSessionRow, paymentIntentId: string, refundedInCents: number) {
+  return {
+    id: `ch_${paymentIntentId.replace(/^pi_/, '')}`,
+    object: 'charge',
+    amount: row.amountInCents,
+    amount_captured: row.amountInCents,
+    amount_refunded: refundedInCents,
+    currency: row.currency.toLowerCase(),
+    paid: true,
+    captured: true,
+    refunded: refundedInCents >= row.amountInCents,
+    payment_intent: paymentIntentId,
+    status: 'succeeded',
+    livemode: false,
+  };
 }
 
 /** MM/YY or MM/YYYY, valid through the end of that month. */

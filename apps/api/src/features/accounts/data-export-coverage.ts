@@ -21,6 +21,7 @@ export const EXPORTED_TABLES = {
   token_lots: 'TokenLots; DeletionSummary.UnspentTokens',
   token_spends: 'TokenSpends',
   token_spend_allocations: 'TokenSpends[].PaidFrom',
+  token_withdrawals: "TokenWithdrawals (never the reference: finance's own, the audit trail's)",
   checkout_sessions: 'Checkouts (never the client secret hash)',
   payment_refunds: 'Checkouts[].Refund',
   payment_mismatches: 'PaymentMismatches',

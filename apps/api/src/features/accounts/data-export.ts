@@ -18,7 +18,7 @@ import { checkoutSessions, paymentMismatches, paymentRefunds } from '../../db/pa
 import { mailLog, seenDevices, sessions, socialAccounts, users } from '../../db/schema';
 import { passkeys, recoveryCodes, totpFactors } from '../../db/second-factor-schema';
 import { storefrontOrderKeys, storefrontOrderRefunds, storefrontOrders } from '../../db/storefront-schema';
-import { tokenLots, tokenSpendAllocations, tokenSpends } from '../../db/voice-ai-schema';
+import { tokenLots, tokenSpendAllocations, tokenSpends, tokenWithdrawals } from '../../db/voice-ai-schema';
 import type { Clock } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
 import { productByCode } from '../licences/catalogue';
@@ -149,6 +149,11 @@ export class DataExportService {
       .from(tokenSpends)
       .where(eq(tokenSpends.userId, userId))
       .orderBy(asc(tokenSpends.spentAt));
+    const withdrawalRows = await tx
+      .select()
+      .from(tokenWithdrawals)
+      .where(eq(tokenWithdrawals.userId, userId))
+      .orderBy(asc(tokenWithdrawals.withdrawnAt));
     const allocationRows = await tx
       .select({
         spendId: tokenSpendAllocations.spendId,
@@ -312,6 +317,7 @@ export class DataExportService {
         Amount: lot.amount,
         Remaining: lot.remaining,
         Withdrawn: lot.withdrawn,
+        FinanceWithdrawn: lot.financeWithdrawn,
         PurchasedAt: iso(lot.purchasedAt),
         ExpiresAt: iso(lot.expiresAt),
         RefundedAt: isoOrNull(lot.refundedAt),
@@ -323,6 +329,12 @@ export class DataExportService {
         BalanceAfter: spend.balanceAfter,
         SpentAt: iso(spend.spentAt),
         PaidFrom: (allocationsOf.get(spend.id) ?? []).map((row) => ({ LotId: row.lotId, Tokens: row.tokens })),
+      })),
+      TokenWithdrawals: withdrawalRows.map((withdrawal) => ({
+        Tokens: withdrawal.amount,
+        BalanceAfter: withdrawal.balanceAfter,
+        WithdrawnAt: iso(withdrawal.withdrawnAt),
+        TakenFrom: withdrawal.takenFrom.map((part) => ({ LotId: part.lotId, Tokens: part.tokens })),
       })),
       Checkouts: checkoutRows.map(({ checkout, refund }) => ({
         Bundle: checkout.bundleTitle,

@@ -1,4 +1,5 @@
 import { callSchemas } from '@soundid/contracts';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Database, Queryable } from '../../db/client';
 import type { Random } from '../../lib/clock';
@@ -8,13 +9,20 @@ import type { AuditTrail } from '../operators/audit-trail';
 import { type OperatorGuard, operatorOf, originOf } from '../operators/operator-guard';
 import { CAMPAIGN_ADAM, PRODUCTS } from './catalogue';
 import { addSerials, issueKeys, issueUpgradeCodes } from './issuance';
+import { serialsFromCsv } from './serial-import';
 import type { LicenceService } from './service';
+
+/**
+ * A serial import's body: the contract's 2,000,000 characters of CSV as JSON (line breaks and
+ * quotes escaped) and a reason; a larger one is RequestTooLarge. The app's default is 64 KiB.
+ */
+const IMPORT_BODY_LIMIT = 3 * 1024 * 1024;
 
 /** What the audit keeps of issued keys and codes: how many, and each one's last six characters. */
 const tails = (codes: string[]) => codes.map((code) => code.slice(-6));
 
 /**
- * Operator API of the licences area (`npm run admin -- products|issue-keys|issue-upgrade-codes|add-serials`):
+ * Operator API of the licences area (`npm run admin -- products|issue-keys|issue-upgrade-codes|add-serials|import-serials`):
  * the catalogue for every operator; issuing and importing for admins, each issue audited in
  * the transaction that writes it (ADR 0045).
  */
@@ -25,6 +33,27 @@ export const licenceAdminRoutes: FastifyPluginAsyncZod<{
   guard: OperatorGuard;
   audit: AuditTrail;
 }> = async (app, { licences, db, random, guard, audit }) => {
+  /** Serials of the campaign and their audit entry, in one transaction (ADR 0045). */
+  const addSerialsAudited = (
+    request: FastifyRequest,
+    action: 'AdminAddSerials' | 'AdminImportSerials',
+    serials: string[],
+    reason: string,
+  ) =>
+    db.transaction(async (tx) => {
+      const added = await addSerials(tx, serials);
+      await audit.append(tx, {
+        actor: operatorOf(request),
+        action,
+        outcome: 'done',
+        target: { type: 'campaign', id: CAMPAIGN_ADAM.id },
+        after: { rows: serials.length, ...added },
+        reason,
+        origin: originOf(request),
+      });
+      return added;
+    });
+
   app.get(
     '/api/admin/products',
     { schema: callSchemas.AdminProducts, onRequest: guard.for('AdminProducts') },
@@ -91,20 +120,24 @@ export const licenceAdminRoutes: FastifyPluginAsyncZod<{
     { schema: callSchemas.AdminAddSerials, onRequest: guard.for('AdminAddSerials') },
     async (request) => {
       const { serials, reason } = request.body;
-      const result = await db.transaction(async (tx) => {
-        const added = await addSerials(tx, serials);
-        await audit.append(tx, {
-          actor: operatorOf(request),
-          action: 'AdminAddSerials',
-          outcome: 'done',
-          target: { type: 'campaign', id: CAMPAIGN_ADAM.id },
-          after: added,
-          reason,
-          origin: originOf(request),
-        });
-        return added;
-      });
-      return { Success: true as const, Result: result };
+      return { Success: true as const, Result: await addSerialsAudited(request, 'AdminAddSerials', serials, reason) };
+    },
+  );
+
+  // A CSV file of serials, all or nothing (docs/decisions/0048-csv-import.md): every row is
+  // checked before anything is written, then the same insert as add-serials, in one transaction.
+  app.post(
+    '/api/admin/import-serials',
+    {
+      schema: callSchemas.AdminImportSerials,
+      onRequest: guard.for('AdminImportSerials'),
+      bodyLimit: IMPORT_BODY_LIMIT,
+    },
+    async (request) => {
+      const { csv, reason } = request.body;
+      const serials = serialsFromCsv(csv);
+      const added = await addSerialsAudited(request, 'AdminImportSerials', serials, reason);
+      return { Success: true as const, Result: { Rows: serials.length, ...added } };
     },
   );
 
@@ -159,6 +192,31 @@ export const licenceAdminRoutes: FastifyPluginAsyncZod<{
         });
       });
       return { Success: true as const, Result: { Product: moved.productCode, From: from, To: target.email } };
+    },
+  );
+
+  app.post(
+    '/api/admin/reset-deactivations',
+    { schema: callSchemas.AdminResetDeactivations, onRequest: guard.for('AdminResetDeactivations') },
+    async (request) => {
+      const { key, reason } = request.body;
+      const reset = await licences.resetDeactivations(key, async (tx, { productCode, userId, forgiven }) => {
+        await audit.append(tx, {
+          actor: operatorOf(request),
+          action: 'AdminResetDeactivations',
+          outcome: 'done',
+          target: { type: 'licence-key', id: key.slice(-6) },
+          customer: await customerOf(tx, userId),
+          before: { product: productCode, deactivationsUsed: forgiven },
+          after: { deactivationsUsed: 0, forgiven },
+          reason,
+          origin: originOf(request),
+        });
+      });
+      return {
+        Success: true as const,
+        Result: { Product: reset.productCode, KeyEnding: key.slice(-6), Forgiven: reset.forgiven },
+      };
     },
   );
 };

@@ -150,27 +150,12 @@ export async function usedDeactivations(
   licence: Pick<LicenceRow, 'id' | 'userId' | 'productCode'>,
   since: Date,
 ): Promise<number> {
-  const [own] = await db
-    .select({ n: count() })
-    .from(devices)
-    .where(
-      and(
-        eq(devices.licenceId, licence.id),
-        gt(devices.deactivatedAt, since),
-        inArray(devices.deactivationCause, [...COUNTED_DEACTIVATION_CAUSES]),
-      ),
-    );
+  const [own] = await db.select({ n: count() }).from(devices).where(countedReleasesOf(licence.id, since));
   const perKey = await db
     .select({ n: count() })
     .from(keyDeactivations)
     .innerJoin(licenceKeysTable, eq(licenceKeysTable.id, keyDeactivations.keyId))
-    .where(
-      and(
-        eq(licenceKeysTable.userId, licence.userId),
-        eq(licenceKeysTable.productCode, licence.productCode),
-        gt(keyDeactivations.deactivatedAt, since),
-      ),
-    )
+    .where(and(heldKeysOf(licence), countedKeyReleasesSince(since)))
     .groupBy(keyDeactivations.keyId);
   return Math.max(own?.n ?? 0, ...perKey.map((row) => row.n));
 }
@@ -186,6 +171,45 @@ export function deactivationsInWindow(
   now: Date,
 ): Promise<number> {
   return usedDeactivations(db, licence, addDays(now, -DEVICE_DEACTIVATION_WINDOW_DAYS));
+}
+
+/**
+ * Support gives the licence (locked by the caller) its allowance back: the counted deactivations
+ * since `since` that usedDeactivations reads, the licence's own and those of the keys the
+ * customer holds of its product, are marked forgiven. They stay in the history.
+ */
+export async function forgiveDeactivations(
+  db: Queryable,
+  licence: Pick<LicenceRow, 'id' | 'userId' | 'productCode'>,
+  since: Date,
+  at: Date,
+): Promise<void> {
+  await db.update(devices).set({ forgivenAt: at }).where(countedReleasesOf(licence.id, since));
+  const heldKeys = db.select({ id: licenceKeysTable.id }).from(licenceKeysTable).where(heldKeysOf(licence));
+  await db
+    .update(keyDeactivations)
+    .set({ forgivenAt: at })
+    .where(and(inArray(keyDeactivations.keyId, heldKeys), countedKeyReleasesSince(since)));
+}
+
+/** The licence's own counted deactivations since a moment, not forgiven. */
+function countedReleasesOf(licenceId: string, since: Date) {
+  return and(
+    eq(devices.licenceId, licenceId),
+    gt(devices.deactivatedAt, since),
+    inArray(devices.deactivationCause, [...COUNTED_DEACTIVATION_CAUSES]),
+    isNull(devices.forgivenAt),
+  );
+}
+
+/** The keys the licence's customer holds of its product. */
+function heldKeysOf(licence: Pick<LicenceRow, 'userId' | 'productCode'>) {
+  return and(eq(licenceKeysTable.userId, licence.userId), eq(licenceKeysTable.productCode, licence.productCode));
+}
+
+/** A key's deactivations since a moment, not forgiven. */
+function countedKeyReleasesSince(since: Date) {
+  return and(gt(keyDeactivations.deactivatedAt, since), isNull(keyDeactivations.forgivenAt));
 }
 
 /**

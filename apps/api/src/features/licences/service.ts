@@ -48,6 +48,7 @@ import {
   findActiveDevice,
   findKeyByValue,
   findLicence,
+  forgiveDeactivations,
   isCounted,
   keysOfUser,
   lockLicenceById,
@@ -505,6 +506,32 @@ export class LicenceService {
       const moved = { productCode: product.code, fromUserId: key.userId };
       await record(tx, moved);
       return moved;
+    });
+  }
+
+  /**
+   * Support gives a licence its whole deactivation allowance back (AdminResetDeactivations): the
+   * deactivations counted in the current window, the licence's and its keys', are forgiven (kept
+   * in the history, no longer counted). The key's row, then the licence's, are locked first, as
+   * every change to a licence's allowance; forgiving again forgives nothing more.
+   */
+  async resetDeactivations(
+    keyValue: string,
+    /** Writes the change's audit entry in its transaction (ADR 0045). */
+    record: (tx: Transaction, reset: { productCode: string; userId: string; forgiven: number }) => Promise<void>,
+  ): Promise<{ productCode: string; userId: string; forgiven: number }> {
+    return this.db.transaction(async (tx) => {
+      const key = await findKeyByValue(tx, keyValue, true);
+      const product = key && productByCode(key.productCode);
+      if (!key?.userId || !product) throw new Fault('KeyNotFound');
+      const licence = isActivatable(product) ? await lockOrCreateLicence(tx, key.userId, product.code) : undefined;
+      const now = this.now();
+      const since = addDays(now, -DEVICE_DEACTIVATION_WINDOW_DAYS);
+      const forgiven = licence ? await deactivationsInWindow(tx, licence, now) : 0;
+      if (licence && forgiven > 0) await forgiveDeactivations(tx, licence, since, now);
+      const reset = { productCode: product.code, userId: key.userId, forgiven };
+      await record(tx, reset);
+      return reset;
     });
   }
 

@@ -8,11 +8,12 @@ import {
   tokenCostForSeconds,
   tokenExpiry,
   type UsageHistoryEntry,
+  withdrawnLotType,
 } from '@soundid/contracts';
 import { and, asc, count, desc, eq, gt, type Placeholder, sql, sum } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client';
 import { users } from '../../db/schema';
-import { tokenLots, tokenSpendAllocations, tokenSpends } from '../../db/voice-ai-schema';
+import { tokenLots, tokenSpendAllocations, tokenSpends, tokenWithdrawals } from '../../db/voice-ai-schema';
 import { addDays, type Clock } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
 
@@ -45,6 +46,16 @@ export interface Withdrawal {
   spent: number;
   /** Tokens left in the lot. */
   remaining: number;
+}
+
+/** What finance's withdrawal did (AdminWithdrawTokens). */
+export interface FinanceWithdrawal {
+  /** False when the reference had withdrawn before: nothing changed. */
+  withdrawn: boolean;
+  balanceBefore: number;
+  balanceAfter: number;
+  /** The lots taken from, earliest purchased first. */
+  takenFrom: { lotId: string; tokens: number }[];
 }
 
 /**
@@ -96,7 +107,8 @@ export class TokenLedger {
     if (!lot) return undefined;
     const due = Math.max(0, Math.min(target, lot.amount) - lot.withdrawn);
     const take = Math.min(due, lot.remaining);
-    const spent = lot.amount - lot.remaining - lot.withdrawn;
+    // What finance took back is neither spent nor the refund's.
+    const spent = lot.amount - lot.remaining - lot.withdrawn - lot.financeWithdrawn;
     await tx
       .update(tokenLots)
       .set({
@@ -106,6 +118,64 @@ export class TokenLedger {
       })
       .where(eq(tokenLots.id, lot.id));
     return { withdrawn: take, withdrawnTotal: lot.withdrawn + take, spent, remaining: lot.remaining - take };
+  }
+
+  /**
+   * Finance takes tokens back (AdminWithdrawTokens): from the live lots, earliest purchased first
+   * as a spend takes them, never more than the balance (TokenWithdrawalExceedsBalance, nothing
+   * taken), once per reference. Not a spend: no processing request is recorded and the usage
+   * history does not show it; the lots keep it in `finance_withdrawn`, which the purchase history
+   * shows. Serialised with spends and refunds on the customer's row (ASVS 2.3.4).
+   */
+  async withdrawByFinance(
+    tx: Queryable,
+    request: { userId: string; amount: number; reference: string },
+  ): Promise<FinanceWithdrawal> {
+    const { userId, amount, reference } = request;
+    if (!Number.isInteger(amount) || amount <= 0) throw new Fault('RequestInvalid');
+    const [owner] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('no key update');
+    if (!owner) throw new Fault('UserNotFound');
+    const now = this.clock.now();
+    const lots = await tx
+      .select({ id: tokenLots.id, remaining: tokenLots.remaining })
+      .from(tokenLots)
+      .where(spendableLotsOf(userId, now))
+      .orderBy(asc(tokenLots.purchasedAt), asc(tokenLots.seq));
+    const balance = lots.reduce((total, lot) => total + lot.remaining, 0);
+    const unchanged = { withdrawn: false, balanceBefore: balance, balanceAfter: balance, takenFrom: [] };
+    const [prior] = await tx
+      .select({ id: tokenWithdrawals.id })
+      .from(tokenWithdrawals)
+      .where(eq(tokenWithdrawals.reference, reference));
+    if (prior) return unchanged;
+    if (amount > balance) {
+      throw new Fault('TokenWithdrawalExceedsBalance', { TokenBalance: String(balance), Amount: String(amount) });
+    }
+    const takenFrom: { lotId: string; tokens: number }[] = [];
+    let due = amount;
+    for (const lot of lots) {
+      if (due === 0) break;
+      const take = Math.min(due, lot.remaining);
+      takenFrom.push({ lotId: lot.id, tokens: take });
+      due -= take;
+    }
+    // Another customer's withdrawal under the same reference may commit first: then nothing here.
+    const [written] = await tx
+      .insert(tokenWithdrawals)
+      .values({ userId, reference, amount, balanceAfter: balance - amount, takenFrom, withdrawnAt: now })
+      .onConflictDoNothing({ target: tokenWithdrawals.reference })
+      .returning({ id: tokenWithdrawals.id });
+    if (!written) return unchanged;
+    for (const { lotId, tokens } of takenFrom) {
+      await tx
+        .update(tokenLots)
+        .set({
+          remaining: sql`${tokenLots.remaining} - ${tokens}`,
+          financeWithdrawn: sql`${tokenLots.financeWithdrawn} + ${tokens}`,
+        })
+        .where(eq(tokenLots.id, lotId));
+    }
+    return { withdrawn: true, balanceBefore: balance, balanceAfter: balance - amount, takenFrom };
   }
 
   /** Tokens that can still be spent: live lots only. */
@@ -183,14 +253,19 @@ export class TokenLedger {
       .limit(HISTORY_PAGE_SIZE)
       .offset((page - 1) * HISTORY_PAGE_SIZE);
     return {
-      PageItems: rows.map((lot) => ({
-        TokenAmount: lot.amount,
-        Type: lot.refundedAt ? refundedLotType(lot.withdrawn) : CAUSE_LABELS[lot.cause],
-        OrderDate: lot.purchasedAt.getTime(),
-        ExpiryDate: lot.expiresAt.getTime(),
-        TokenBalance: lot.expiresAt > now ? lot.remaining : 0,
-        ...(lot.refundedAt ? { RefundDate: lot.refundedAt.getTime(), TokensWithdrawn: lot.withdrawn } : {}),
-      })),
+      PageItems: rows.map((lot) => {
+        // Taken back by its refund and by finance: neither is a spend (ADR 0032, 0047).
+        const withdrawn = lot.withdrawn + lot.financeWithdrawn;
+        return {
+          TokenAmount: lot.amount,
+          Type: lotType(lot.cause, lot.refundedAt !== null, withdrawn),
+          OrderDate: lot.purchasedAt.getTime(),
+          ExpiryDate: lot.expiresAt.getTime(),
+          TokenBalance: lot.expiresAt > now ? lot.remaining : 0,
+          ...(lot.refundedAt ? { RefundDate: lot.refundedAt.getTime() } : {}),
+          ...(lot.refundedAt || withdrawn > 0 ? { TokensWithdrawn: withdrawn } : {}),
+        };
+      }),
       PageNumber: page,
       PageCount: pageCount(total?.n ?? 0),
     };
@@ -254,6 +329,12 @@ export function holdingsOf(lots: LiveLot[], now: Date): TokenHoldings {
 /** A customer's lots that can still be spent: tokens left and not past their expiry. */
 function spendableLotsOf(userId: string | Placeholder, now: Date | Placeholder) {
   return and(eq(tokenLots.userId, userId), gt(tokenLots.remaining, 0), gt(tokenLots.expiresAt, now));
+}
+
+/** A purchase history entry's Type: its cause, or that it was refunded; tokens taken back are told. */
+function lotType(cause: TokenLotCause, isRefunded: boolean, withdrawn: number): string {
+  if (isRefunded) return refundedLotType(withdrawn);
+  return withdrawn > 0 ? withdrawnLotType(CAUSE_LABELS[cause], withdrawn) : CAUSE_LABELS[cause];
 }
 
 /** The page count is an integer > 0 even when there is nothing yet. */

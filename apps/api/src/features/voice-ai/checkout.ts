@@ -6,14 +6,15 @@ import {
   type PurchaseAnalytics,
   TOKEN_BUNDLE_ITEM_CATEGORY,
 } from '@soundid/contracts';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config';
-import type { Database, Transaction } from '../../db/client';
+import type { Database, Queryable, Transaction } from '../../db/client';
 import {
   type CheckoutSessionRow,
   type CheckoutStatus,
   checkoutSessions,
+  operatorRefunds,
   type PaymentRefundRow,
   paymentMismatches,
   paymentRefunds,
@@ -52,6 +53,20 @@ interface EventEffect {
   outcome: WebhookOutcome;
   invoiceTag?: string;
   reason?: string;
+}
+
+/** A refund finance asked for, as the provider made it, for the audit entry. */
+export interface OperatorRefund {
+  userId: string;
+  refundId: string;
+  reference: string;
+  amountInCents: number;
+  refundedBeforeInCents: number;
+  refundedInCents: number;
+  chargedInCents: number;
+  currency: string;
+  /** Tokens taken back from the payment's lot so far (its refunds, this one included). */
+  tokensWithdrawn: number;
 }
 
 export interface CheckoutServiceDeps {
@@ -317,6 +332,20 @@ export class CheckoutService {
       return { outcome: 'ignored', reason: 'unreadable_refund' };
     }
     if (refunded > charged) return { outcome: 'ignored', reason: 'refund_over_amount' };
+    return this.keepRefund(tx, eventId, { paymentIntentId, charged, refunded, currency });
+  }
+
+  /**
+   * A payment's refunded amount as the provider reported it (its webhook, or its answer to our
+   * own refund): kept by payment intent, the largest seen, then applied to the lot the payment
+   * credited; before that credit it waits (ADR 0032). `source` names what reported it.
+   */
+  private async keepRefund(
+    tx: Transaction,
+    source: string,
+    refund: { paymentIntentId: string; charged: number; refunded: number; currency: string },
+  ): Promise<EventEffect> {
+    const { paymentIntentId, charged, refunded, currency } = refund;
     await lockPayment(tx, paymentIntentId);
     const now = this.deps.clock.now();
     const [kept] = await tx
@@ -327,14 +356,14 @@ export class CheckoutService {
         refundedInCents: refunded,
         chargedInCents: charged,
         currency,
-        lastEventId: eventId,
+        lastEventId: source,
         receivedAt: now,
       })
       .onConflictDoUpdate({
         target: paymentRefunds.paymentIntentId,
         set: {
           refundedInCents: sql`greatest(${paymentRefunds.refundedInCents}, excluded.refunded_in_cents)`,
-          lastEventId: eventId,
+          lastEventId: source,
           receivedAt: now,
         },
       })
@@ -343,6 +372,116 @@ export class CheckoutService {
     const row = await this.lockSession(tx, eq(checkoutSessions.paymentIntentId, paymentIntentId));
     if (!row) return { outcome: 'recorded', reason: 'refund_before_payment' };
     return this.applyRefund(tx, row, kept);
+  }
+
+  /**
+   * Finance refunds a card payment (AdminRefundPayment, ADR 0032): through the provider, which
+   * refunds it and then sends its charge.refunded as for any refund. Without an amount, what is
+   * left. Once per reference: the operator's, else one made of what was refunded before and the
+   * amount (so a retry or a double click that the first has not answered yet refunds once too);
+   * it is also the provider's idempotency key. What the provider answers is kept and applied at
+   * once (the lot's tokens taken back; its webhook then finds it done), in the transaction of
+   * the audit entry that `record` writes.
+   */
+  async refundPayment(
+    request: { invoiceTag: string; amountInCents?: number | undefined; reference?: string | undefined },
+    operator: { id: string; email: string },
+    record: (tx: Transaction, refunded: OperatorRefund) => Promise<void>,
+  ): Promise<{ InvoiceTag: string; RefundedInCents: number; AmountInCents: number }> {
+    const { provider } = this.checkout;
+    const { db } = this.deps;
+    const [row] = await db
+      .select()
+      .from(checkoutSessions)
+      .where(and(eq(checkoutSessions.provider, provider.kind), eq(checkoutSessions.invoiceTag, request.invoiceTag)))
+      .limit(1);
+    if (!row) throw new Fault('PaymentNotFound');
+    const paymentIntentId = row.paymentIntentId;
+    if (!paymentIntentId || (row.status !== 'succeeded' && row.status !== 'mismatched')) throw notPaid();
+    const charged = await this.chargedAmountOf(row);
+    const refundedNow = async (tx: Queryable) =>
+      (
+        await tx
+          .select({ refunded: paymentRefunds.refundedInCents })
+          .from(paymentRefunds)
+          .where(eq(paymentRefunds.paymentIntentId, paymentIntentId))
+      )[0]?.refunded ?? 0;
+    const answer = (refunded: number) => ({
+      InvoiceTag: row.invoiceTag,
+      RefundedInCents: refunded,
+      AmountInCents: charged,
+    });
+    if (request.reference) {
+      const [made] = await db
+        .select({ id: operatorRefunds.id })
+        .from(operatorRefunds)
+        .where(and(eq(operatorRefunds.invoiceTag, row.invoiceTag), eq(operatorRefunds.reference, request.reference)));
+      if (made) return answer(await refundedNow(db));
+    }
+    const before = await refundedNow(db);
+    const amount = request.amountInCents ?? charged - before;
+    if (amount <= 0 || before + amount > charged) {
+      throw new Fault('PaymentRefundInvalid', { RefundableInCents: String(Math.max(0, charged - before)) });
+    }
+    const reference = request.reference ?? `after-${before}-refund-${amount}`;
+    const refund = await provider.refund({
+      paymentIntentId,
+      amountInCents: amount,
+      idempotencyKey: `refund-${row.invoiceTag}-${reference}`,
+      metadata: { [INVOICE_TAG_KEY]: row.invoiceTag, operator: operator.email },
+    });
+    return db.transaction(async (tx) => {
+      await this.keepRefund(tx, `refund:${refund.refundId}`, {
+        paymentIntentId,
+        charged: refund.chargedInCents,
+        refunded: refund.refundedInCents,
+        currency: refund.currency,
+      });
+      // The same reference at once: the provider made one refund; the first to get here audits it.
+      const [written] = await tx
+        .insert(operatorRefunds)
+        .values({
+          invoiceTag: row.invoiceTag,
+          reference,
+          refundId: refund.refundId,
+          amountInCents: refund.amountInCents,
+          refundedInCents: refund.refundedInCents,
+          operatorId: operator.id,
+          createdAt: this.deps.clock.now(),
+        })
+        .onConflictDoNothing()
+        .returning({ id: operatorRefunds.id });
+      if (written) {
+        const [kept] = await tx
+          .select({ tokensWithdrawn: paymentRefunds.tokensWithdrawn })
+          .from(paymentRefunds)
+          .where(eq(paymentRefunds.paymentIntentId, paymentIntentId));
+        await record(tx, {
+          userId: row.userId,
+          refundId: refund.refundId,
+          reference,
+          amountInCents: refund.amountInCents,
+          refundedBeforeInCents: before,
+          refundedInCents: refund.refundedInCents,
+          chargedInCents: refund.chargedInCents,
+          currency: refund.currency,
+          tokensWithdrawn: kept?.tokensWithdrawn ?? 0,
+        });
+      }
+      return answer(await refundedNow(tx));
+    });
+  }
+
+  /** What the payment charged: the session's price, or what a mismatched payment paid instead. */
+  private async chargedAmountOf(row: CheckoutSessionRow): Promise<number> {
+    if (row.status !== 'mismatched') return row.amountInCents;
+    const [mismatch] = await this.deps.db
+      .select({ received: paymentMismatches.receivedAmountInCents })
+      .from(paymentMismatches)
+      .where(eq(paymentMismatches.invoiceTag, row.invoiceTag))
+      .orderBy(desc(paymentMismatches.recordedAt))
+      .limit(1);
+    return mismatch?.received ?? row.amountInCents;
   }
 
   /**
@@ -437,6 +576,11 @@ export class CheckoutService {
       this.deps.log.error({ err: recordError, eventId: event.id }, 'payment webhook error not recorded');
     }
   }
+}
+
+/** A refund of a payment that was never paid (nothing to give back). */
+export function notPaid(): Fault {
+  return new Fault('PaymentRefundInvalid', {}, 'This payment was not paid: there is nothing to refund.');
 }
 
 /**

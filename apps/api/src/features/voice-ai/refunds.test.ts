@@ -5,10 +5,13 @@ import { faultOf, signUpVerified } from '../../../test/accounts-flow';
 import { createTestApp, type TestApp } from '../../../test/kit/test-app';
 import {
   chargeRefundedEvent,
+  checkoutLot,
   deliverSigned,
   PAID_1K,
   type PaidAmount,
   paidSessionEvent,
+  sandboxCheckout,
+  sandboxPurchase,
 } from '../../../test/payment-webhooks';
 import { paymentMismatches, paymentRefunds } from '../../db/payments-schema';
 import { tokenLots } from '../../db/voice-ai-schema';
@@ -21,7 +24,6 @@ import { deriveSandboxWebhookSecret, sandboxSessionIdOf } from '../../dev/stripe
  */
 const SESSION_SECRET = 'test-session-secret-0123456789abcdef0123456789';
 const SECRET = deriveSandboxWebhookSecret(SESSION_SECRET);
-const PRICE_1K = 'price_sandbox_tokens_1000';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -39,9 +41,7 @@ interface Purchase {
 
 async function preparedSession(email: string) {
   const token = await signUpVerified(t, email);
-  const res = await t.call('/api/voiceai/PrepareTokenPurchaseCheckout', { priceId: PRICE_1K }, token);
-  const { CheckoutSession, InvoiceTag } = res.json().Result;
-  return { token, clientSecret: CheckoutSession as string, invoiceTag: InvoiceTag as string };
+  return { token, ...(await sandboxCheckout(t, token)) };
 }
 
 const paid = (clientSecret: string, invoiceTag: string, eventId: string, amount: PaidAmount, pi?: string) =>
@@ -59,25 +59,12 @@ const refund = async (invoiceTag: string, amountInCents?: number, operatorToken?
     headers: { authorization: `Bearer ${operatorToken ?? (await t.operatorToken(['finance']))}` },
     payload: { invoiceTag, reason: 'customer asked, ticket R-1', ...(amountInCents ? { amountInCents } : {}) },
   });
-const lotOf = async (invoiceTag: string) =>
-  (
-    await t.database.db
-      .select()
-      .from(tokenLots)
-      .where(eq(tokenLots.sourceRef, `checkout:${invoiceTag}`))
-  )[0];
+const lotOf = (invoiceTag: string) => checkoutLot(t, invoiceTag);
 
 /** A sandbox purchase of the 1,000-token pack, paid with the test card. */
 async function bought(email: string) {
-  const session = await preparedSession(email);
-  const pay = await t.call('/api/sandbox/checkout/pay', {
-    clientSecret: session.clientSecret,
-    cardNumber: '4242424242424242',
-    expiry: '12/34',
-    cvc: '123',
-  });
-  expect(pay.statusCode).toBe(200);
-  return session;
+  const token = await signUpVerified(t, email);
+  return { token, ...(await sandboxPurchase(t, token)) };
 }
 
 describe('a payment that does not match its checkout (ASVS 2.2.1, 2.2.3: checked against the server-side price)', () => {
@@ -191,7 +178,7 @@ describe('refunds of token packs (charge.refunded; ASVS 2.3.2, 2.3.3)', () => {
     const usage = (await t.call('/api/voiceai/GetActionHistory', { page: 1 }, token)).json().Result.PageItems;
     expect(usage).toEqual([expect.objectContaining({ TokenAmount: 300 })]);
     // Nothing is left to refund; the payment stays paid for the post-checkout screen.
-    expect(faultOf(await refund(invoiceTag))).toBe('RefundAmountInvalid');
+    expect(faultOf(await refund(invoiceTag))).toBe('PaymentRefundInvalid');
     expect(await status(token, invoiceTag)).toBe('succeeded');
   });
 
@@ -217,10 +204,10 @@ describe('refunds of token packs (charge.refunded; ASVS 2.3.2, 2.3.3)', () => {
     const { token, invoiceTag } = await bought('bad-refund@example.com');
     const notOperator = await refund(invoiceTag, 100, 'not-the-admin-token');
     expect(notOperator.statusCode).toBe(401);
-    expect(faultOf(await refund(invoiceTag, 1000))).toBe('RefundAmountInvalid');
-    expect(faultOf(await refund('inv_doesnotexist000000'))).toBe('CheckoutSessionNotFound');
+    expect(faultOf(await refund(invoiceTag, 1000))).toBe('PaymentRefundInvalid');
+    expect(faultOf(await refund('inv_doesnotexist000000'))).toBe('PaymentNotFound');
     const unpaid = await preparedSession('unpaid-refund@example.com');
-    expect(faultOf(await refund(unpaid.invoiceTag))).toBe('RefundAmountInvalid');
+    expect(faultOf(await refund(unpaid.invoiceTag))).toBe('PaymentRefundInvalid');
     expect(await lotOf(invoiceTag)).toMatchObject({ remaining: 1000, withdrawn: 0, refundedAt: null });
     expect((await purchases(token))[0]).toMatchObject({ Type: 'Purchased', TokenBalance: 1000 });
   });

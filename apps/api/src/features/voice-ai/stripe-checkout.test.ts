@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, signUpVerified } from '../../../test/accounts-flow';
 import { createTestApp, type TestApp } from '../../../test/kit/test-app';
-import { deliverSigned, PAID_5K, paidSessionEvent } from '../../../test/payment-webhooks';
+import { chargeRefundedEvent, deliverSigned, PAID_1K, PAID_5K, paidSessionEvent } from '../../../test/payment-webhooks';
 import { type StripeStandIn, startStripeStandIn, stripeBundlePrice } from '../../../test/stripe-stand-in';
 import { getTokenBundles } from './bundles';
 
@@ -123,6 +123,37 @@ describe('card checkout with STRIPE_* set', () => {
     };
     expect((await deliverSigned(t, succeeded, WEBHOOK_SECRET)).json().Result.Outcome).toBe('credited');
     expect((await status()).json().Result.PaymentIntentStatus).toBe('succeeded');
+  });
+
+  it("finance's refund goes to Stripe; the tokens come back at once, and Stripe's charge.refunded after it changes nothing", async () => {
+    const token = await signUpVerified(t, 'stripe-refunded@example.com');
+    const result = (await t.call('/api/voiceai/PrepareTokenPurchaseCheckout', { priceId: 'price_1k' }, token)).json()
+      .Result;
+    const sessionId = result.CheckoutSession.replace(/_secret_.*$/, '');
+    const paid = paidSessionEvent('evt_refund_paid', sessionId, result.InvoiceTag, t.clock.now(), PAID_1K, 'pi_ref1');
+    expect((await deliverSigned(t, paid, WEBHOOK_SECRET)).json().Result.Outcome).toBe('credited');
+    standIn.charges.set('pi_ref1', { amount: 999, currency: 'usd', refunded: 0 });
+
+    const refund = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/refund-payment',
+      payload: { invoiceTag: result.InvoiceTag, amountInCents: 500, reason: 'ticket R-7: half back' },
+      headers: { authorization: `Bearer ${await t.operatorToken(['finance'])}` },
+    });
+    expect(refund.statusCode).toBe(200);
+    expect(refund.json().Result).toEqual({ InvoiceTag: result.InvoiceTag, RefundedInCents: 500, AmountInCents: 999 });
+    const sent = standIn.requests.findLast((r) => r.path === '/v1/refunds');
+    expect(sent?.form.get('payment_intent')).toBe('pi_ref1');
+    expect(sent?.form.get('amount')).toBe('500');
+    expect(sent?.headers['idempotency-key']).toBe(`refund-${result.InvoiceTag}-after-0-refund-500`);
+    const balance = async () =>
+      (await t.call('/api/voiceai/GetPurchaseHistory', { page: 1 }, token)).json().Result.PageItems[0].TokenBalance;
+    expect(await balance()).toBe(500);
+
+    // Stripe's webhook of the same refund arrives later: already applied.
+    const refunded = chargeRefundedEvent('evt_refund_1', 'pi_ref1', PAID_1K, 500, t.clock.now());
+    expect((await deliverSigned(t, refunded, WEBHOOK_SECRET)).json().Result.Outcome).toBe('recorded');
+    expect(await balance()).toBe(500);
   });
 
   it('has no sandbox routes when Stripe is configured', async () => {

@@ -124,3 +124,63 @@ describe('StripeCheckoutProvider against a Stripe stand-in', () => {
     expect(() => provider().verifyWebhook(Buffer.from(payload), tampered, now)).toThrow(Fault);
   });
 });
+
+describe('refunds through the Stripe API (AdminRefundPayment)', () => {
+  const request = (paymentIntentId: string, amountInCents: number | undefined, idempotencyKey: string) => ({
+    paymentIntentId,
+    amountInCents,
+    idempotencyKey,
+    metadata: { invoice_tag: 'inv_refund1', operator: 'fin@example.com' },
+  });
+
+  it('POSTs /v1/refunds with the payment intent, the amount and an Idempotency-Key, and reads the charge', async () => {
+    standIn.charges.set('pi_refund_a', { amount: 999, currency: 'usd', refunded: 0 });
+    const refund = await provider().refund(request('pi_refund_a', 300, 'refund-inv_refund1-0-300'));
+    expect(refund).toEqual({
+      refundId: expect.stringMatching(/^re_standin\d+$/),
+      amountInCents: 300,
+      chargedInCents: 999,
+      refundedInCents: 300,
+      currency: 'USD',
+    });
+    const sent = standIn.requests.findLast((r) => r.path === '/v1/refunds');
+    expect(sent?.method).toBe('POST');
+    expect(Object.fromEntries(sent?.form ?? [])).toEqual({
+      payment_intent: 'pi_refund_a',
+      amount: '300',
+      reason: 'requested_by_customer',
+      'metadata[invoice_tag]': 'inv_refund1',
+      'metadata[operator]': 'fin@example.com',
+      'expand[0]': 'charge',
+    });
+    expect(sent?.headers['idempotency-key']).toBe('refund-inv_refund1-0-300');
+    expect(sent?.headers['stripe-version']).toBe(Stripe.API_VERSION);
+
+    // The same key again is the same refund (Stripe answers the first result).
+    expect(await provider().refund(request('pi_refund_a', 300, 'refund-inv_refund1-0-300'))).toEqual(refund);
+    // Without an amount: the rest of the charge.
+    const rest = await provider().refund(request('pi_refund_a', undefined, 'refund-inv_refund1-300-rest'));
+    expect(rest).toMatchObject({ amountInCents: 699, refundedInCents: 999 });
+    expect(standIn.requests.findLast((r) => r.path === '/v1/refunds')?.form.has('amount')).toBe(false);
+  });
+
+  it("maps Stripe's refusals: no such payment, nothing or less left; Stripe unreachable", async () => {
+    const refusal = (promise: Promise<unknown>) =>
+      promise.then(
+        () => undefined,
+        (error: unknown) => (error as Fault).faultName,
+      );
+    expect(await refusal(provider().refund(request('pi_missing', 100, 'k-missing')))).toBe('PaymentNotFound');
+    standIn.charges.set('pi_refund_b', { amount: 999, currency: 'usd', refunded: 900 });
+    expect(await refusal(provider().refund(request('pi_refund_b', 100, 'k-over')))).toBe('PaymentRefundInvalid');
+    standIn.charges.set('pi_refund_c', { amount: 999, currency: 'usd', refunded: 999 });
+    expect(await refusal(provider().refund(request('pi_refund_c', undefined, 'k-done')))).toBe('PaymentRefundInvalid');
+    const down = new StripeCheckoutProvider({
+      secretKey: 'sk_test_standin',
+      publishableKey: 'pk_test_standin',
+      webhookSecret: WEBHOOK_SECRET,
+      apiUrl: 'http://127.0.0.1:1',
+    });
+    expect(await refusal(down.refund(request('pi_refund_a', 1, 'k-down')))).toBe('CheckoutUnavailable');
+  });
+});

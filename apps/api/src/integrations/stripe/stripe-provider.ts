@@ -6,6 +6,8 @@ import type {
   CreateCheckoutSessionInput,
   CreatedCheckoutSession,
   PaymentEvent,
+  ProviderRefund,
+  RefundRequest,
 } from './types';
 
 export interface StripeProviderOptions {
@@ -89,6 +91,48 @@ export class StripeCheckoutProvider implements CheckoutProvider {
 
   verifyWebhook(rawBody: Buffer, signatureHeader: string | undefined, receivedAt: Date): PaymentEvent {
     return verifyStripeSignature(rawBody, signatureHeader, this.webhookSecret, receivedAt);
+  }
+
+  /** POST /v1/refunds with the payment intent and an Idempotency-Key, the charge expanded. */
+  async refund(request: RefundRequest): Promise<ProviderRefund> {
+    let refund: Stripe.Refund;
+    try {
+      refund = await this.stripe.refunds.create(
+        {
+          payment_intent: request.paymentIntentId,
+          ...(request.amountInCents === undefined ? {} : { amount: request.amountInCents }),
+          reason: 'requested_by_customer',
+          metadata: request.metadata,
+          expand: ['charge'],
+        },
+        { idempotencyKey: request.idempotencyKey },
+      );
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError) {
+        if (error.code === 'resource_missing') throw new Fault('PaymentNotFound');
+        // Already refunded in full, or more asked than is left on the charge.
+        if (error.code === 'charge_already_refunded' || error.param === 'amount') {
+          throw new Fault('PaymentRefundInvalid');
+        }
+      }
+      throw unavailable(error);
+    }
+    const charge = typeof refund.charge === 'object' ? refund.charge : null;
+    if (refund.status === 'failed' || refund.status === 'canceled') {
+      throw new Fault(
+        'PaymentRefundInvalid',
+        { RefundStatus: refund.status },
+        `The payment provider answered the refund ${refund.status}: nothing was refunded.`,
+      );
+    }
+    if (!charge) throw unavailable(new Error('Stripe returned a refund without its charge'));
+    return {
+      refundId: refund.id,
+      amountInCents: refund.amount,
+      chargedInCents: charge.amount,
+      refundedInCents: charge.amount_refunded,
+      currency: charge.currency.toUpperCase(),
+    };
   }
 }
 

@@ -36,6 +36,30 @@ export interface CreatedCheckoutSession {
   expiresAt: Date;
 }
 
+/** A refund asked of the provider (AdminRefundPayment). */
+export interface RefundRequest {
+  /** The payment's id at the provider (Stripe's payment intent). */
+  paymentIntentId: string;
+  /** Cents to refund; without it, what is left of the payment. */
+  amountInCents?: number | undefined;
+  /** The same key makes the same refund once (Stripe's Idempotency-Key). */
+  idempotencyKey: string;
+  /** Kept with the refund at the provider (our invoice tag, the operator). */
+  metadata: Record<string, string>;
+}
+
+/** The refund the provider made, and where the payment stands after it. */
+export interface ProviderRefund {
+  refundId: string;
+  /** This refund's amount. */
+  amountInCents: number;
+  /** The payment: what was charged and what is refunded of it in all, this refund included. */
+  chargedInCents: number;
+  refundedInCents: number;
+  /** ISO 4217, upper case. */
+  currency: string;
+}
+
 /** The fields of a Stripe event this service reads (the rest is ignored). */
 export interface PaymentEvent {
   id: string;
@@ -55,4 +79,9 @@ export interface CheckoutProvider {
   createSession(input: CreateCheckoutSessionInput): Promise<CreatedCheckoutSession>;
   /** The event in a webhook delivery, or a WebhookSignatureInvalid fault. */
   verifyWebhook(rawBody: Buffer, signatureHeader: string | undefined, receivedAt: Date): PaymentEvent;
+  /**
+   * Refunds (part of) a payment; its charge.refunded webhook follows, as for any refund.
+   * PaymentNotFound: no such payment; PaymentRefundInvalid: nothing or less left to refund.
+   */
+  refund(request: RefundRequest): Promise<ProviderRefund>;
 }
