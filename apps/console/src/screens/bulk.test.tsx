@@ -69,7 +69,7 @@ describe('keys and serials (admin)', () => {
       '/api/admin/import-serials': () => ({
         Fault: 'CsvRowsInvalid',
         text: 'Some rows of the file are not valid; nothing was imported. Correct the rows listed and upload it again.',
-        variables: { Rows: 'Row 3: "x!" is not a serial\nRow 7: "" is empty' },
+        variables: { Rows: JSON.stringify(['Row 3: "x!" is not a serial', 'Row 7: "" is empty']) },
       }),
     });
     const { user } = renderConsole('/bulk');

@@ -1,4 +1,4 @@
-import { type CallResult, SERIAL_IMPORT_MAX_ROWS, type UPGRADE_CODE_SHAPES } from '@soundid/contracts';
+import { type CallResult, csvRowsOf, SERIAL_IMPORT_MAX_ROWS, type UPGRADE_CODE_SHAPES } from '@soundid/contracts';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useRef, useState } from 'react';
 import { Done, FaultMessage } from '../components/fault-message';
@@ -173,33 +173,6 @@ function IssueUpgradeCodes({ products }: { products: Product[] }) {
   );
 }
 
-/**
- * The bad rows a serial import names (Fault CsvRowsInvalid, ExceptionVariables `Rows`): a JSON
- * list (of texts, or of rows with their problem), else one row a line.
- */
-export function badRowsOf(error: unknown): string[] {
-  if (!(error instanceof ApiFault) || error.faultName !== 'CsvRowsInvalid') return [];
-  const rows = error.variable('Rows') ?? '';
-  try {
-    const parsed: unknown = JSON.parse(rows);
-    if (Array.isArray(parsed)) {
-      return parsed.map((row) => {
-        if (typeof row !== 'object' || row === null) return String(row);
-        const r = row as Record<string, unknown>;
-        const where = r.Row ?? r.Line ?? r.row ?? r.line;
-        const what = r.Problem ?? r.Message ?? r.problem ?? r.message ?? r.Value ?? r.value;
-        return where !== undefined ? `Row ${where}: ${String(what ?? '')}`.trim() : JSON.stringify(row);
-      });
-    }
-  } catch {
-    // Not JSON: one row a line.
-  }
-  return rows
-    .split(/\r?\n/)
-    .map((line) => line.trim())
-    .filter(Boolean);
-}
-
 function ImportSerials() {
   const id = useId();
   const [fileProblem, setFileProblem] = useState<string>();
@@ -218,7 +191,11 @@ function ImportSerials() {
     setFileProblem(undefined);
     importing.mutate({ csv: await file.text(), reason: text(form, 'reason') });
   };
-  const badRows = badRowsOf(importing.error);
+  // Every bad row, as the service lists them (CsvRowsInvalid's Rows): nothing was imported.
+  const badRows =
+    importing.error instanceof ApiFault && importing.error.faultName === 'CsvRowsInvalid'
+      ? csvRowsOf(importing.error.fault)
+      : [];
   return (
     <Section title="Import campaign serials" id="import-serials">
       {/* Checked here and by the service: the browser's own bubbles would not name the bad rows. */}
