@@ -30,6 +30,7 @@ import { checkoutRoutes } from './features/voice-ai/checkout-routes';
 import { voiceAiRoutes } from './features/voice-ai/routes';
 import type { MailTransport } from './integrations/mail/types';
 import { type Clock, type Random, systemClock, systemRandom } from './lib/clock';
+import { redactConsoleUrl } from './plugins/console-paths';
 import { answerFrameworkError, registerErrorHandling } from './plugins/errors';
 import { registerJsonBody } from './plugins/json-body';
 import { registerOpenApi } from './plugins/openapi';
@@ -92,7 +93,7 @@ export async function composeApp(options: AppOptions): Promise<{ app: FastifyIns
               'res.headers["set-cookie"]',
             ],
             serializers: {
-              req: (req) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }),
+              req: (req) => ({ method: req.method, url: redactConsoleUrl(redactUrl(req.url)), remoteAddress: req.ip }),
             },
             ...(options.logStream ? { stream: options.logStream } : {}),
           },

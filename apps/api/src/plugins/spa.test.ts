@@ -203,6 +203,22 @@ describe('serving the back-office console under /console (ADR 0047)', () => {
     expect(admin.json().Fault.ExceptionName).toBe('NotFound');
   });
 
+  it("keeps the invitation link's token out of the service's log (ASVS 16.2.5)", async () => {
+    const lines: string[] = [];
+    const logged = await createTestApp(
+      { LOG_LEVEL: 'info', CONSOLE_DIST_DIR: fakeConsoleDist() },
+      { logger: true, logStream: { write: (line: string) => void lines.push(line) } },
+    );
+    try {
+      const res = await logged.app.inject('/console/invitation/s3cret-invitation-token?x=1');
+      expect(res.statusCode).toBe(200);
+      expect(lines.join('')).toContain('/console/invitation/[redacted]?x=1');
+      expect(lines.join('')).not.toContain('s3cret-invitation-token');
+    } finally {
+      await logged.close();
+    }
+  });
+
   it('without a console build, /console is a 404, not the portal', async () => {
     const res = await portalOnly.app.inject('/console/sign-in');
     expect(res.statusCode).toBe(404);
