@@ -30,9 +30,9 @@ const keyEnding = (key: string) => key.slice(-6);
 /**
  * The customer page of the console and of `npm run admin -- user` (docs/api.md, Operators):
  * what support and finance see of one customer, read from every feature's tables. Never a
- * secret (ASVS 8.3.1): no password hash, TOTP secret, recovery code, session or action token,
- * passkey credential or mail body is read into it; of the second factors only whether and how
- * many. Lists hold the newest CUSTOMER_PAGE_LIST_SIZE entries.
+ * secret (ASVS 8.3.1, 14.2.6): no password hash, TOTP secret, recovery code, session or action
+ * token, passkey credential or mail body goes into it (only the password's presence, and of the
+ * second factors whether and how many). Lists hold the newest CUSTOMER_PAGE_LIST_SIZE entries.
  */
 export class CustomerPages {
   constructor(

@@ -57,7 +57,8 @@ const finders: Record<CustomerSearchKind, Finder> = {
       key.length === LICENSE_KEY_LENGTH
         ? eq(licenseKeys.key, key)
         : key.length === KEY_GROUP
-          ? sql`right(${licenseKeys.key}, ${KEY_GROUP}) = ${key}`
+          ? // A literal 6, as license_keys_ending_idx is written: a parameter would not match the index.
+            sql`right(${licenseKeys.key}, ${sql.raw(String(KEY_GROUP))}) = ${key}`
           : undefined;
     if (!where) return [];
     const rows = await db
@@ -143,7 +144,12 @@ export async function searchCustomers(
     chosen.length === 0
       ? []
       : await db
-          .select()
+          .select({
+            id: users.id,
+            email: users.email,
+            emailVerifiedAt: users.emailVerifiedAt,
+            createdAt: users.createdAt,
+          })
           .from(users)
           .where(
             inArray(
