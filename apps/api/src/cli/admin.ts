@@ -8,7 +8,9 @@ import {
   type CallResult,
   CUSTOMER_SEARCH_KINDS,
   callRoutes,
+  csvRowsOf,
   customerPageSchema,
+  type FaultBody,
   formatFileSize,
   OPERATOR_API_TOKEN_DEFAULT_DAYS,
   RELEASE_PLATFORM_NAMES,
@@ -66,11 +68,21 @@ Customers and catalogue:
                              Deactivate a device, not counted in the customer's allowance
   move-licence --key <licence key> --to <address> --reason <why>
                              Move a licence key (and its seats) to another account
+  reset-deactivations --key <licence key> --reason <why>
+                             Give the licence its whole deactivation allowance back (the ones
+                             counted are forgiven, kept in its history)
   metrics                    Heap, RSS and database connections of the service
   orders --email <address>   Storefront orders (perpetual licence) of an address or its account, with their keys
   payment-mismatches         Card payments not credited: amount or currency not as their checkout offered
   grant-tokens --email <address> --amount <n> --reason <why> [--reference <ticket>]
                              Credit voice AI tokens (valid 12 months); the same reference credits once
+  withdraw-tokens --email <address> --amount <n> --reason <why> [--reference <ticket>]
+                             Take voice AI tokens back, earliest lots first, never below zero;
+                             the same reference withdraws once
+  refund-payment --invoice-tag <inv_…> [--amount-cents <n>] --reason <why> [--reference <ticket>]
+                             Refund a card payment through the payment provider (Stripe, or the
+                             sandbox): what is left of it, or --amount-cents; its tokens are taken
+                             back; the same reference refunds once
   products                   The catalogue: each product's code, ProductName, line, kind and seats
   issue-keys --product <code> --count <n> --reason <why>
                              New activation keys of a product, one per line
@@ -79,6 +91,9 @@ Customers and catalogue:
                              (shape: UPG-… (default), 7 characters, or …GRACE; voice AI: UPG- only)
   add-serials (--serials <serial,...> | --file <path, one serial a line>) --reason <why>
                              Monitor serials for the ADAM Audio 60-day trial claim
+  import-serials --file <path.csv> --reason <why>
+                             The same from a CSV file (serial in the first column, header 'serial'
+                             optional): every bad row is listed and nothing is imported until all are good
   upload-release --product <code> --platform macos|windows --version <semver>
                  (--notes <text> | --notes-file <path>) --file <installer> --reason <why>
                              Publish an installer (.dmg/.pkg/.zip for macOS, .exe/.msi/.zip for Windows)
@@ -136,6 +151,31 @@ function customerTicket<N extends 'AdminUnlockSignIn' | 'AdminEndCustomerSession
       );
     },
   };
+}
+
+/** Finance's change to a customer's tokens: `--email`, `--amount`, `--reason`, `--reference` once. */
+function tokenChange<N extends 'AdminGrantTokens' | 'AdminWithdrawTokens'>(
+  call: N,
+  outcome: (result: CallResult<N>) => string,
+): Command {
+  return {
+    options: ['email', 'amount', 'reference', 'reason'],
+    async run(args, api) {
+      const result = await api(call, {
+        email: requireOption(args, 'email'),
+        amount: positiveInteger(args, 'amount'),
+        reason: requireOption(args, 'reason'),
+        ...referenceOf(args),
+      });
+      console.log(outcome(result));
+      console.log(`balance ${result.TokenBalance}`);
+    },
+  };
+}
+
+/** `--reference`, when given: what makes a change happen once. */
+function referenceOf(args: Args): { reference?: string } {
+  return typeof args.reference === 'string' && args.reference ? { reference: args.reference } : {};
 }
 
 const commands: Record<string, Command> = {
@@ -438,6 +478,18 @@ const commands: Record<string, Command> = {
       console.log(`moved the ${result.Product} key from ${result.From ?? 'no account'} to ${result.To}`);
     },
   },
+  'reset-deactivations': {
+    options: ['key', 'reason'],
+    async run(args, api) {
+      const result = await api('AdminResetDeactivations', {
+        key: requireOption(args, 'key'),
+        reason: requireOption(args, 'reason'),
+      });
+      console.log(
+        `forgave ${result.Forgiven} deactivation(s) of the ${result.Product} key …${result.KeyEnding}: its whole allowance is back`,
+      );
+    },
+  },
   // Storefront: a customer's perpetual licence orders, for support
   orders: {
     options: ['email'],
@@ -477,20 +529,22 @@ const commands: Record<string, Command> = {
       console.log(JSON.stringify(await api('AdminMetrics'), null, 2));
     },
   },
-  'grant-tokens': {
-    options: ['email', 'amount', 'reference', 'reason'],
+  'grant-tokens': tokenChange('AdminGrantTokens', (r) =>
+    r.Credited ? `granted ${r.Amount} tokens` : 'already granted for this reference',
+  ),
+  'withdraw-tokens': tokenChange('AdminWithdrawTokens', (r) =>
+    r.Withdrawn ? `withdrew ${r.Amount} tokens` : 'already withdrawn for this reference',
+  ),
+  'refund-payment': {
+    options: ['invoice-tag', 'amount-cents', 'reference', 'reason'],
     async run(args, api) {
-      const amount = Number(requireOption(args, 'amount'));
-      if (!Number.isInteger(amount) || amount <= 0) throw new UsageError('--amount must be a positive whole number');
-      const reference = typeof args.reference === 'string' ? args.reference : undefined;
-      const result = await api('AdminGrantTokens', {
-        email: requireOption(args, 'email'),
-        amount,
+      const result = await api('AdminRefundPayment', {
+        invoiceTag: requireOption(args, 'invoice-tag'),
         reason: requireOption(args, 'reason'),
-        ...(reference ? { reference } : {}),
+        ...(args['amount-cents'] === undefined ? {} : { amountInCents: positiveInteger(args, 'amount-cents') }),
+        ...referenceOf(args),
       });
-      console.log(result.Credited ? `granted ${result.Amount} tokens` : 'already granted for this reference');
-      console.log(`balance ${result.TokenBalance}`);
+      console.log(`${result.InvoiceTag}: ${result.RefundedInCents} of ${result.AmountInCents} cents refunded in all`);
     },
   },
   products: {
@@ -554,6 +608,18 @@ const commands: Record<string, Command> = {
       if (serials.length === 0) throw new UsageError('--serials or --file is required');
       const result = await api('AdminAddSerials', { serials, reason: requireOption(args, 'reason') });
       console.log(`added ${result.Added}, already present ${result.AlreadyPresent}`);
+    },
+  },
+  'import-serials': {
+    options: ['file', 'reason'],
+    async run(args, api) {
+      const file = requireOption(args, 'file');
+      if (!existsSync(file) || !statSync(file).isFile()) throw new UsageError(`--file ${file} is not a file`);
+      const result = await api('AdminImportSerials', {
+        csv: readFileSync(file, 'utf8'),
+        reason: requireOption(args, 'reason'),
+      });
+      console.log(`${result.Rows} rows: added ${result.Added}, already present ${result.AlreadyPresent}`);
     },
   },
   // Releases and the download center (docs/decisions/0046-release-storage.md)
@@ -631,9 +697,13 @@ function printList<T>(heading: string, items: T[], line: (item: T) => string, mo
 }
 
 function positiveCount(args: Args): number {
-  const count = Number(requireOption(args, 'count'));
-  if (!Number.isInteger(count) || count <= 0) throw new UsageError('--count must be a positive whole number');
-  return count;
+  return positiveInteger(args, 'count');
+}
+
+function positiveInteger(args: Args, name: string): number {
+  const value = Number(requireOption(args, name));
+  if (!Number.isInteger(value) || value <= 0) throw new UsageError(`--${name} must be a positive whole number`);
+  return value;
 }
 
 function requireOption(args: Args, name: string, what = `--${name}`): string {
@@ -758,9 +828,14 @@ async function main(argv: string[]): Promise<number> {
     const envelope = (await res.json()) as {
       Success: boolean;
       Result?: CallResult<N>;
-      Fault?: { ExceptionName: string; ExceptionUserText: string };
+      Fault?: FaultBody;
     };
-    if (!envelope.Success) throw new Error(`${envelope.Fault?.ExceptionName}: ${envelope.Fault?.ExceptionUserText}`);
+    if (!envelope.Success) {
+      const fault = envelope.Fault;
+      // A file's bad rows (CsvRowsInvalid), one a line under the fault.
+      const rows = fault ? csvRowsOf(fault).map((row) => `\n  ${row}`) : [];
+      throw new Error(`${fault?.ExceptionName}: ${fault?.ExceptionUserText}${rows.join('')}`);
+    }
     return envelope.Result as CallResult<N>;
   };
   const api = (async (name, input, headers) => {

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, statSync } from 'node:fs';
+import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +9,8 @@ import { generateSync } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpVerified } from '../../../test/accounts-flow';
 import { ADMIN_TOKEN, createTestApp, type TestApp } from '../../../test/kit/test-app';
+import { sandboxPurchase } from '../../../test/payment-webhooks';
+import { activate, ownKey } from '../licences/test-helpers';
 
 const run = promisify(execFile);
 let t: TestApp;
@@ -128,6 +130,87 @@ describe('npm run admin', { timeout: 120_000 }, () => {
     await expect(cli(['grant-tokens', '--email', 'vic@example.com', '--amount', '5', ...common])).rejects.toMatchObject(
       { code: 2, stderr: expect.stringContaining('--reason is required') },
     );
+  });
+
+  it("does support's allowance reset and finance's withdrawals and refunds, each with a reason", async () => {
+    const finance = await t.operatorToken(['finance']);
+    const as = (token: string) => ['--url', baseUrl, '--token', token];
+    const token = await signUpVerified(t, 'cli-customer@example.com');
+
+    // Two counted deactivations, then support gives them back.
+    const key = await ownKey(t, token, 'sid-reference');
+    for (const machineId of ['cli-a', 'cli-b']) {
+      await activate(t, token, 'SoundIDReference', machineId);
+      await t.call('/api/apps/DeactivateDevice', { productName: 'SoundIDReference', machineId }, token);
+    }
+    const reset = await cli(['reset-deactivations', '--key', key, '--reason', 'ticket S-12', ...as(support)]);
+    expect(reset.stdout).toBe(
+      `forgave 2 deactivation(s) of the sid-reference key …${key.slice(-6)}: its whole allowance is back\n`,
+    );
+    await expect(cli(['reset-deactivations', '--key', key, ...as(support)])).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--reason is required'),
+    });
+
+    // Tokens bought by card: a partial refund, then the rest; then 100 of the tokens left of a grant withdrawn.
+    const { invoiceTag } = await sandboxPurchase(t, token);
+    const refund = ['refund-payment', '--invoice-tag', invoiceTag, '--reason', 'ticket F-12', ...as(finance)];
+    expect((await cli([...refund, '--amount-cents', '300', '--reference', 'F-12a'])).stdout).toBe(
+      `${invoiceTag}: 300 of 999 cents refunded in all\n`,
+    );
+    expect((await cli(refund)).stdout).toBe(`${invoiceTag}: 999 of 999 cents refunded in all\n`);
+    await expect(cli(refund)).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('PaymentRefundInvalid'),
+    });
+
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/grant-tokens',
+      payload: { email: 'cli-customer@example.com', amount: 250, reason: 'goodwill' },
+      headers: { authorization: `Bearer ${finance}` },
+    });
+    const withdraw = ['withdraw-tokens', '--email', 'cli-customer@example.com', '--reason', 'chargeback F-13'];
+    const once = [...withdraw, '--amount', '100', '--reference', 'F-13', ...as(finance)];
+    expect((await cli(once)).stdout).toBe('withdrew 100 tokens\nbalance 150\n');
+    expect((await cli(once)).stdout).toBe('already withdrawn for this reference\nbalance 150\n');
+    await expect(cli([...withdraw, '--amount', '151', ...as(finance)])).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('TokenWithdrawalExceedsBalance'),
+    });
+    await expect(cli([...withdraw, '--amount', '-5', ...as(finance)])).rejects.toMatchObject({ code: 2 });
+  });
+
+  it('imports serials from a CSV file, listing every bad row of a bad one', async () => {
+    const admin = await t.operatorToken(['admin']);
+    const dir = mkdtempSync(path.join(tmpdir(), 'soundid-cli-csv-'));
+    const bad = path.join(dir, 'bad.csv');
+    writeFileSync(bad, 'serial\nCLISERIAL1\nSHORT\nclis erial2\n');
+    const good = path.join(dir, 'good.csv');
+    writeFileSync(good, 'serial,batch\nCLISERIAL1,9\nCLISERIAL2,9\n');
+    const args = (file: string) => [
+      'import-serials',
+      '--file',
+      file,
+      '--reason',
+      'batch 9',
+      '--url',
+      baseUrl,
+      '--token',
+      admin,
+    ];
+    const refused = await cli(args(bad)).catch((error: { code: number; stderr: string }) => error);
+    expect(refused).toMatchObject({ code: 1 });
+    expect((refused as { stderr: string }).stderr.split('\n').slice(0, 3)).toEqual([
+      expect.stringContaining('CsvRowsInvalid'),
+      '  Row 3: "SHORT": Serial number must be at least 9 characters.',
+      '  Row 4: "clis erial2": a serial has no spaces or line breaks',
+    ]);
+    expect((await cli(args(good))).stdout).toBe('2 rows: added 2, already present 0\n');
+    await expect(cli(args(path.join(dir, 'missing.csv')))).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('is not a file'),
+    });
   });
 
   it('prints help, and fails clearly on a bad token, no sign-in or a missing option', async () => {

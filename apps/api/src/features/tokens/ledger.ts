@@ -254,7 +254,7 @@ export class TokenLedger {
       .offset((page - 1) * HISTORY_PAGE_SIZE);
     return {
       PageItems: rows.map((lot) => {
-        // Taken back by its refund and by finance: neither is a spend (ADR 0032, 0047).
+        // Taken back by its refund and by finance: neither is a spend (ADR 0032).
         const withdrawn = lot.withdrawn + lot.financeWithdrawn;
         return {
           TokenAmount: lot.amount,
