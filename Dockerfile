@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
-# Multi-stage build of the whole system: the SPA is built once, the service runs from source
-# with tsx (ADR 0001), as a non-root user, on Node 24, the current LTS (ADR 0027; CI runs the unit
-# suites on it too).
+# Multi-stage build of the whole system: the SPA and the console (ADR 0047) are built once, the
+# service runs from source with tsx (ADR 0001), as a non-root user, on Node 24, the current LTS
+# (ADR 0027; CI runs the unit suites on it too).
 
 FROM node:24-bookworm-slim AS deps
 WORKDIR /app
@@ -9,12 +9,13 @@ COPY package.json package-lock.json .npmrc ./
 COPY packages/contracts/package.json packages/contracts/
 COPY apps/api/package.json apps/api/
 COPY apps/web/package.json apps/web/
+COPY apps/console/package.json apps/console/
 RUN npm ci
 
 FROM deps AS build
 COPY . .
 # Then only what runs: no bundler, test runner or linter in the image (node_modules 585 → 154 MB).
-RUN npm run build -w apps/web && npm prune --omit=dev
+RUN npm run build && npm prune --omit=dev
 
 FROM node:24-bookworm-slim AS runtime
 # All interfaces inside the container (the service's own default is 127.0.0.1, ADR 0027).
@@ -28,6 +29,8 @@ COPY --from=build /app/apps/web/dist apps/web/dist
 # The page renderer the service imports (ADR 0024); React and the router come from node_modules.
 COPY --from=build /app/apps/web/dist-server apps/web/dist-server
 COPY --from=build /app/apps/web/package.json apps/web/
+# The back-office console (ADR 0047), served under /console.
+COPY --from=build /app/apps/console/dist apps/console/dist
 # DATA_DIR: the download center's installers and uploads being checked (ADR 0046), unless S3_BUCKET.
 RUN mkdir -p /app/data && chown node:node /app/data
 USER node

@@ -32,6 +32,7 @@ export default defineConfig({
       apiProject('api-pglite', { TEST_DB_KIND: 'pglite' }),
       ...(process.env.TEST_DATABASE_URL ? [apiProject('api-postgres', { TEST_DB_KIND: 'postgres' })] : []),
       'apps/web/vitest.config.ts',
+      'apps/console/vitest.config.ts',
     ],
   },
 });

@@ -30,6 +30,7 @@ import { checkoutRoutes } from './features/voice-ai/checkout-routes';
 import { voiceAiRoutes } from './features/voice-ai/routes';
 import type { MailTransport } from './integrations/mail/types';
 import { type Clock, type Random, systemClock, systemRandom } from './lib/clock';
+import { redactConsoleUrl } from './plugins/console-paths';
 import { answerFrameworkError, registerErrorHandling } from './plugins/errors';
 import { registerJsonBody } from './plugins/json-body';
 import { registerOpenApi } from './plugins/openapi';
@@ -55,6 +56,7 @@ export interface AppOptions {
 }
 
 const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+const defaultConsoleDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../console/dist');
 
 /** Largest accepted request body: every call's body is small. */
 const BODY_LIMIT = 64 * 1024;
@@ -91,7 +93,7 @@ export async function composeApp(options: AppOptions): Promise<{ app: FastifyIns
               'res.headers["set-cookie"]',
             ],
             serializers: {
-              req: (req) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }),
+              req: (req) => ({ method: req.method, url: redactConsoleUrl(redactUrl(req.url)), remoteAddress: req.ip }),
             },
             ...(options.logStream ? { stream: options.logStream } : {}),
           },
@@ -176,6 +178,7 @@ export async function composeApp(options: AppOptions): Promise<{ app: FastifyIns
   if (services.dev) await registerDevRoutes(app, services.dev, { db, guard, audit, publicUrl: config.publicUrl });
   await registerSpa(app, {
     distDir: config.webDistDir ?? defaultWebDist,
+    consoleDistDir: config.consoleDistDir ?? defaultConsoleDist,
     publicConfig: services.publicConfig,
     hasSessionCookie: (request) => sessionCookie.read(request) !== undefined,
   });

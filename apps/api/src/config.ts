@@ -148,6 +148,7 @@ const envSchema = z
       .default('false')
       .transform((v) => v === 'true' || v === '1'),
     WEB_DIST_DIR: optionalString,
+    CONSOLE_DIST_DIR: optionalString,
     REDIRECT_TARGETS: z
       .string()
       .default('[{"Id":"support","Name":"SoundID Support","CallbackUrl":"https://support.sonarworks.com/hc/en-us"}]')
@@ -322,6 +323,8 @@ export interface Config {
   trustProxy: boolean;
   logLevel: Env['LOG_LEVEL'];
   webDistDir: string | undefined;
+  /** The back-office console's build, served under /console (ADR 0047). */
+  consoleDistDir: string | undefined;
   supportChatScriptUrl: string | undefined;
   redirectTargets: RedirectTarget[];
   /** Custom protocol of the desktop apps' login deeplink. */
@@ -393,6 +396,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
     webDistDir: env.WEB_DIST_DIR,
+    consoleDistDir: env.CONSOLE_DIST_DIR,
     supportChatScriptUrl: env.SUPPORT_CHAT_SCRIPT_URL,
     redirectTargets: env.REDIRECT_TARGETS,
     appLoginScheme: env.APP_LOGIN_SCHEME,

@@ -92,6 +92,7 @@ async function main(): Promise<void> {
     lines.push(
       'Operator CLI: npm run admin -- --help; the first admin: npm run admin -- bootstrap --email <you> --name <name>',
       `  (bootstrap token in ${path.join(config.dataDir, 'admin-token')} unless ADMIN_TOKEN is set; README, Operator CLI)`,
+      `Back-office console: ${config.publicUrl}/console (open the invitation link, then sign in; README, Back-office console)`,
     );
     if (demo) lines.push('', ...demo);
     if (demoReleases) lines.push('', ...demoReleases);

@@ -4,6 +4,8 @@ import { startProcess, TEST_SERVICE_ENV } from '../../api/test/kit';
 
 export const webDir = path.resolve(import.meta.dirname, '..');
 export const repoRoot = path.resolve(webDir, '../..');
+/** The back-office console (ADR 0047), built beside the portal and served by the API under /console. */
+export const consoleDir = path.resolve(repoRoot, 'apps/console');
 
 /** The operator token of the test service, so that specs can grant tokens and issue keys. */
 export const E2E_ADMIN_TOKEN = 'e2e-operator-token-0123456789abcdef';
@@ -44,6 +46,15 @@ export function buildWeb(): void {
       env: { ...process.env, NODE_ENV: 'production' },
     });
   }
+}
+
+/** The console's production build, as `npm run build` makes it after the portal's. */
+export function buildConsole(): void {
+  execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], {
+    cwd: consoleDir,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { faults, faultTable, messages } from '@soundid/contracts';
 import { describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import {
   PRODUCTS_SCREEN_MODULE,
   routeScripts,
 } from '../scripts/route-scripts';
-import { webDir } from './api-server';
+import { consoleDir, webDir } from './api-server';
 import { useBrowser } from './browser';
 
 /**
@@ -86,5 +86,34 @@ describe('/login JavaScript budget', () => {
     ];
     expect(linked).toHaveLength(1);
     expect([...stylesheets]).toEqual(linked.map(([, href]) => href));
+  });
+});
+
+describe("the console stays out of the portal's build (ADR 0047)", () => {
+  /** Text only the console's code holds: its Software header, its title, its reason dialog's refusal. */
+  const CONSOLE_TEXT = ['MySoundID-Console/1.0', 'SoundID console', 'Give a reason of at least'];
+  const textOf = (dist: string) =>
+    readdirSync(dist, { recursive: true, encoding: 'utf8' })
+      .filter((file) => /\.(js|css|html)$/.test(file))
+      .map((file) => readFileSync(path.join(dist, file), 'utf8'))
+      .join('\n');
+
+  it('no module of apps/console in the manifest, no console text in any file the portal serves', () => {
+    const manifest = JSON.parse(readFileSync(path.join(webDir, 'dist', '.vite', 'manifest.json'), 'utf8')) as Record<
+      string,
+      { src?: string; imports?: string[]; dynamicImports?: string[] }
+    >;
+    const modules = Object.entries(manifest).flatMap(([key, chunk]) => [
+      key,
+      chunk.src ?? '',
+      ...(chunk.imports ?? []),
+      ...(chunk.dynamicImports ?? []),
+    ]);
+    expect(modules.filter((id) => /(^|\/)console\//.test(id))).toEqual([]);
+    const portal = textOf(path.join(webDir, 'dist'));
+    expect(CONSOLE_TEXT.filter((text) => portal.includes(text))).toEqual([]);
+    // The check reads the right text: the console's own build has every one.
+    const console = textOf(path.join(consoleDir, 'dist'));
+    expect(CONSOLE_TEXT.filter((text) => !console.includes(text))).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import type { TestProject } from 'vitest/node';
 import { operatorKitFor } from '../../api/test/kit';
-import { buildWeb, type DemoAccount, demoAccount, E2E_ADMIN_TOKEN, startApi } from './api-server';
+import { buildConsole, buildWeb, type DemoAccount, demoAccount, E2E_ADMIN_TOKEN, startApi } from './api-server';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -13,6 +13,7 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject) {
   buildWeb();
+  buildConsole();
   const api = await startApi();
   project.provide('baseUrl', api.baseUrl);
   try {

@@ -24,6 +24,7 @@ async function main(): Promise<void> {
     SESSION_SECRET: 'openapi-document-session-secret-0123456789abcdef',
     ADMIN_TOKEN: 'openapi-document-admin-token-0123456789',
     WEB_DIST_DIR: path.join(dataDir, 'no-spa'),
+    CONSOLE_DIST_DIR: path.join(dataDir, 'no-console'),
   });
   const app = await buildApp({ config, database, logger: false });
   try {

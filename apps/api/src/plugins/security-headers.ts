@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import helmet from 'helmet';
 import type { Config } from '../config';
+import { isConsolePath } from './console-paths';
 
 /** Script and frame origins of the social providers' sign-in scripts and popups. */
 const PROVIDER_SCRIPTS = [
@@ -36,11 +37,60 @@ const STRIPE = {
 export function registerSecurityHeaders(app: FastifyInstance, config: Config): void {
   const headers = securityHeadersOf(config);
   const apiHeaders = { ...headers, 'cache-control': 'no-store' };
+  const consoleHeaders = consoleSecurityHeadersOf(config);
   headersOf.set(app, headers);
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(request.url.startsWith('/api/') ? apiHeaders : headers);
+    const url = request.url;
+    reply.headers(url.startsWith('/api/') ? apiHeaders : isConsolePath(url) ? consoleHeaders : headers);
     done();
   });
+}
+
+/** The portal's and the console's policies alike: no plugin, no base, forms to this origin, never framed. */
+const sharedDirectives = (https: boolean) => ({
+  objectSrc: ["'none'"],
+  baseUri: ["'none'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+  ...(https ? { upgradeInsecureRequests: [] } : {}),
+});
+const sharedOptions = (https: boolean) => ({
+  hsts: https ? { maxAge: 31_536_000, includeSubDomains: true } : (false as const),
+  crossOriginEmbedderPolicy: false,
+  crossOriginResourcePolicy: { policy: 'same-origin' as const },
+  frameguard: { action: 'deny' as const },
+});
+
+/**
+ * The back-office console's headers (ADR 0047): stricter than the portal's, which must admit the
+ * social providers, Stripe and the support chat. The console loads its own scripts and
+ * stylesheet and calls its own origin, nothing else: no inline script or style, no frame, no
+ * referrer (the invitation link carries its token in the path).
+ */
+export function consoleSecurityHeadersOf(config: Config): Record<string, string> {
+  const https = config.publicUrl.startsWith('https://');
+  return headersFromHelmet(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          styleSrc: ["'self'"],
+          // The QR code is drawn as SVG in the page; the tab's icon is an empty data: URL.
+          imgSrc: ["'self'", 'data:'],
+          fontSrc: ["'self'"],
+          connectSrc: ["'self'"],
+          frameSrc: ["'none'"],
+          workerSrc: ["'none'"],
+          ...sharedDirectives(https),
+        },
+      },
+      ...sharedOptions(https),
+      crossOriginOpenerPolicy: { policy: 'same-origin' },
+      referrerPolicy: { policy: 'no-referrer' },
+    }),
+  );
 }
 
 /** The headers helmet sets for this configuration, by name. */
@@ -61,20 +111,18 @@ export function securityHeadersOf(config: Config): Record<string, string> {
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'", 'https://accounts.google.com', ...stripe.connect, ...shopify, ...chat],
         frameSrc: ["'self'", ...PROVIDER_FRAMES, ...stripe.frame],
-        objectSrc: ["'none'"],
-        baseUri: ["'none'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-        ...(https ? { upgradeInsecureRequests: [] } : {}),
+        ...sharedDirectives(https),
       },
     },
-    hsts: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    ...sharedOptions(https),
     crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
-    crossOriginEmbedderPolicy: false,
-    crossOriginResourcePolicy: { policy: 'same-origin' },
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-    frameguard: { action: 'deny' },
   });
+  return headersFromHelmet(middleware);
+}
+
+/** The headers a helmet middleware sets, run once on a recorder (they depend on nothing per request). */
+function headersFromHelmet(middleware: ReturnType<typeof helmet>): Record<string, string> {
   const headers: Record<string, string> = {};
   const recorder = {
     setHeader: (name: string, value: string | number) => {

@@ -1,7 +1,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpVerified } from '../../test/accounts-flow';
-import { createTestApp, fakeWebDist, type TestApp } from '../../test/kit/test-app';
+import { createTestApp, fakeConsoleDist, fakeWebDist, type TestApp } from '../../test/kit/test-app';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -135,5 +135,92 @@ describe("serving pages through the web build's page renderer (ADR 0024)", () =>
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.json().Fault.ExceptionName).toBe('NotFound');
     expect((await r.app.inject('/assets/app-abc123.js')).body).toBe('console.log(1)');
+  });
+});
+
+describe('serving the back-office console under /console (ADR 0047)', () => {
+  let c: TestApp;
+  let portalOnly: TestApp;
+  beforeAll(async () => {
+    c = await createTestApp({ WEB_DIST_DIR: fakeWebDist(), CONSOLE_DIST_DIR: fakeConsoleDist() });
+    portalOnly = await createTestApp({ WEB_DIST_DIR: fakeWebDist() });
+  });
+  afterAll(async () => {
+    await c.close();
+    await portalOnly.close();
+  });
+
+  const consoleCsp = (res: { headers: Record<string, unknown> }) => String(res.headers['content-security-policy']);
+
+  it("answers every console route with the console's index.html, under the console's own CSP", async () => {
+    for (const url of [
+      '/console',
+      '/console/',
+      '/console/sign-in',
+      '/console/invitation/abc123',
+      '/console/customer?email=a%40b.c',
+    ]) {
+      const res = await c.app.inject(url);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type'], url).toMatch(/^text\/html/);
+      expect(res.body, url).toContain('<title>SoundID console</title>');
+      expect(res.headers['cache-control'], url).toBe('no-cache');
+      const csp = consoleCsp(res);
+      // ASVS 3.4.3: script-src self only, no inline script or style, nothing framed, no framing.
+      expect(csp).toContain("script-src 'self';");
+      expect(csp).toContain("style-src 'self';");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain("object-src 'none'");
+      expect(csp).toContain("base-uri 'none'");
+      expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|https:/);
+      expect(res.headers['referrer-policy'], url).toBe('no-referrer');
+      expect(res.headers['x-frame-options'], url).toBe('DENY');
+    }
+  });
+
+  it('serves its assets from its own build, compressed when asked, and a missing one as a 404', async () => {
+    const plain = await c.app.inject('/console/assets/index-c0ns01e.js');
+    expect(plain.statusCode).toBe(200);
+    expect(plain.body).toBe('console.log("console")');
+    expect(plain.headers['cache-control']).toContain('immutable');
+    const br = await c.app.inject({ url: '/console/assets/index-c0ns01e.js', headers: { 'accept-encoding': 'br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe('console.log("console")');
+    const gone = await c.app.inject('/console/assets/gone-1.js');
+    expect(gone.statusCode).toBe(404);
+    expect(gone.json().Fault.ExceptionName).toBe('NotFound');
+  });
+
+  it("keeps the portal's pages, assets and CSP as they were, and no console file at the portal's paths", async () => {
+    const login = await c.app.inject('/login');
+    expect(login.body).toContain('<title>My SoundID</title>');
+    expect(consoleCsp(login)).toContain('https://accounts.google.com');
+    expect((await c.app.inject('/assets/index-c0ns01e.js')).statusCode).toBe(404);
+    expect((await c.app.inject('/consoles')).body).toContain('<title>My SoundID</title>');
+    // The API under /api/admin keeps answering JSON, never the console's page.
+    const admin = await c.app.inject('/api/admin/unknown');
+    expect(admin.statusCode).toBe(404);
+    expect(admin.json().Fault.ExceptionName).toBe('NotFound');
+  });
+
+  it("keeps the invitation link's token out of the service's log (ASVS 16.2.5)", async () => {
+    const lines: string[] = [];
+    const logged = await createTestApp(
+      { LOG_LEVEL: 'info', CONSOLE_DIST_DIR: fakeConsoleDist() },
+      { logger: true, logStream: { write: (line: string) => void lines.push(line) } },
+    );
+    try {
+      const res = await logged.app.inject('/console/invitation/s3cret-invitation-token?x=1');
+      expect(res.statusCode).toBe(200);
+      expect(lines.join('')).toContain('/console/invitation/[redacted]?x=1');
+      expect(lines.join('')).not.toContain('s3cret-invitation-token');
+    } finally {
+      await logged.close();
+    }
+  });
+
+  it('without a console build, /console is a 404, not the portal', async () => {
+    const res = await portalOnly.app.inject('/console/sign-in');
+    expect(res.statusCode).toBe(404);
   });
 });

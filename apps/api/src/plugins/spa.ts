@@ -8,6 +8,7 @@ import fastifyStatic from '@fastify/static';
 import { PAGE_RENDER_CALL_PATHS, type PageCallAnswer, type PageRenderer, type PublicConfig } from '@soundid/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Fault } from '../lib/fault';
+import { CONSOLE_BASE, isConsolePath } from './console-paths';
 import { sendFault } from './errors';
 
 const brotli = promisify(brotliCompress);
@@ -29,6 +30,8 @@ async function loadRenderer(distDir: string): Promise<PageRenderer | undefined> 
  */
 export interface SpaOptions {
   distDir: string | undefined;
+  /** The back-office console's build (apps/console/dist), served under /console alone (ADR 0047). */
+  consoleDistDir?: string | undefined;
   /** What the SPA is told before it renders (GET /api/config answers the same). */
   publicConfig: PublicConfig;
   /** Whether the request carries a session cookie (valid or not): the page renders signed in or out. */
@@ -54,14 +57,43 @@ export async function registerSpa(app: FastifyInstance, options: SpaOptions): Pr
       },
     });
   }
+  const consoleDir = options.consoleDistDir;
+  const hasConsole = consoleDir !== undefined && existsSync(path.join(consoleDir, 'index.html'));
+  if (hasConsole) {
+    // The console's files under /console/ only: its bundle is never one of the portal's (ADR 0047).
+    await app.register(fastifyStatic, {
+      root: consoleDir,
+      prefix: `${CONSOLE_BASE}/`,
+      wildcard: true,
+      index: false,
+      preCompressed: true,
+      cacheControl: false,
+      // The portal's registration decorates the reply already when there is one.
+      decorateReply: !hasSpa,
+      setHeaders(res, filePath) {
+        const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
+        res.setHeader('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+  // Every console route is its index.html (the console routes in the browser).
+  const sendConsole = (_request: FastifyRequest, reply: FastifyReply) =>
+    reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html', consoleDir);
+  if (hasConsole) {
+    app.get(CONSOLE_BASE, sendConsole);
+    app.get(`${CONSOLE_BASE}/`, sendConsole);
+  }
   const sendPage = renderer && distDir ? pageSender(app, renderer, distDir, options) : undefined;
   if (sendPage) app.get('/', sendPage);
   app.setNotFoundHandler((request, reply) => {
+    const isRead = request.method === 'GET' || request.method === 'HEAD';
+    // The console's missing assets are 404s, like the portal's.
+    if (hasConsole && isRead && isConsolePath(request.url) && !request.url.startsWith(`${CONSOLE_BASE}/assets/`)) {
+      return sendConsole(request, reply);
+    }
     // A missing script or stylesheet is a 404, not the page (a browser would run HTML as script).
     const isPage =
-      (request.method === 'GET' || request.method === 'HEAD') &&
-      !request.url.startsWith('/api/') &&
-      !request.url.startsWith('/assets/');
+      isRead && !request.url.startsWith('/api/') && !request.url.startsWith('/assets/') && !isConsolePath(request.url);
     if (hasSpa && isPage) {
       if (sendPage) return sendPage(request, reply);
       return reply.header('Cache-Control', 'no-cache').type('text/html').sendFile('index.html');

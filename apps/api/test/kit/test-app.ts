@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { OPERATOR_API_TOKEN_MAX_DAYS, OPERATOR_ROLES, type OperatorRole } from '@soundid/contracts';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { type AppOptions, composeApp } from '../../src/app';
@@ -54,6 +54,7 @@ export async function createTestApp(
     SESSION_SECRET: 'test-session-secret-0123456789abcdef0123456789',
     ADMIN_TOKEN,
     WEB_DIST_DIR: path.join(tmpdir(), 'no-spa-here'),
+    CONSOLE_DIST_DIR: path.join(tmpdir(), 'no-console-here'),
     ...(env.NODE_ENV === 'production' ? {} : TEST_SERVICE_ENV),
     ...env,
   });
@@ -154,5 +155,18 @@ export function fakeWebDist({ renderer = false }: { renderer?: boolean } = {}): 
       }`,
     );
   }
+  return dist;
+}
+
+/** A console build as apps/console's Vite build writes it (base /console/, precompressed copies). */
+export function fakeConsoleDist(): string {
+  const dist = path.join(mkdtempSync(path.join(tmpdir(), 'soundid-console-')), 'dist');
+  mkdirSync(path.join(dist, 'assets'), { recursive: true });
+  writeFileSync(
+    path.join(dist, 'index.html'),
+    '<!doctype html><title>SoundID console</title><script type="module" src="/console/assets/index-c0ns01e.js"></script><div id="root"></div>',
+  );
+  writeFileSync(path.join(dist, 'assets', 'index-c0ns01e.js'), 'console.log("console")');
+  writeFileSync(path.join(dist, 'assets', 'index-c0ns01e.js.br'), brotliCompressSync('console.log("console")'));
   return dist;
 }

@@ -1,0 +1,24 @@
+import { AUDIT_REASON_MAX_LENGTH, AUDIT_REASON_MIN_LENGTH } from '@soundid/contracts';
+import { useId } from 'react';
+
+/** A change's reason or ticket (ADR 0045): the service refuses a change without one. */
+export function ReasonField({ rows = 2 }: { rows?: number }) {
+  const id = useId();
+  return (
+    <>
+      <label htmlFor={id}>Reason or ticket</label>
+      <textarea
+        id={id}
+        name="reason"
+        rows={rows}
+        required
+        minLength={AUDIT_REASON_MIN_LENGTH}
+        maxLength={AUDIT_REASON_MAX_LENGTH}
+        aria-describedby={`${id}-hint`}
+      />
+      <p id={`${id}-hint`} className="hint">
+        At least {AUDIT_REASON_MIN_LENGTH} characters; kept in the audit trail with your name.
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,254 @@
+import { type CallResult, normalizeLicenseKey } from '@soundid/contracts';
+import { useId } from 'react';
+import { ActionDialog, type DialogValues } from '../components/action-dialog';
+import { post } from '../lib/api';
+import { formatMoney } from '../lib/format';
+
+type Page = CallResult<'AdminUser'>;
+type Licence = Page['Licences'][number];
+type Device = Licence['Devices'][number];
+type Payment = Page['CardPayments'][number];
+
+/** What an action tells the page when it is done: the sentence to show, and the page read again. */
+export type Report = (message: string) => void;
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+// ── Support: the account ──
+
+export function UnlockSignIn({ email, report }: { email: string; report: Report }) {
+  return (
+    <ActionDialog
+      label="Unlock sign-in"
+      title="Unlock sign-in"
+      description={`Clears the sign-in lockout of ${email}.`}
+      confirm="Unlock"
+      run={({ reason }) => post('AdminUnlockSignIn', { email, reason })}
+      onDone={(r) => report(r.WasLocked ? 'Sign-in unlocked.' : 'Sign-in was not locked; nothing changed.')}
+    />
+  );
+}
+
+export function EndSessions({ email, report }: { email: string; report: Report }) {
+  return (
+    <ActionDialog
+      label="End sessions"
+      title="End every session"
+      description={`Signs ${email} out everywhere: the portal and the desktop apps.`}
+      confirm="End sessions"
+      danger
+      run={({ reason }) => post('AdminEndCustomerSessions', { email, reason })}
+      onDone={(r) => report(`${plural(r.SessionsEnded, 'session')} ended.`)}
+    />
+  );
+}
+
+export function ResendVerification({ email, report }: { email: string; report: Report }) {
+  return (
+    <ActionDialog
+      label="Resend verification"
+      title="Resend the verification mail"
+      description={`Mails a new verification link to ${email}.`}
+      confirm="Send"
+      run={({ reason }) => post('AdminResendVerification', { email, reason })}
+      onDone={(r) => report(r.Sent ? 'Verification mail sent.' : 'The address is already verified; nothing sent.')}
+    />
+  );
+}
+
+// ── Support: licences and devices ──
+
+export function DeactivateDevice({ device, product, report }: { device: Device; product: string; report: Report }) {
+  return (
+    <ActionDialog
+      label="Deactivate"
+      buttonName={`Deactivate ${device.Name}`}
+      title={`Deactivate ${device.Name}`}
+      description={`Frees the seat of ${device.Name} (${product}) without counting it in the customer's deactivation allowance.`}
+      confirm="Deactivate"
+      danger
+      run={({ reason }) => post('AdminDeactivateDevice', { deviceId: device.Id, reason })}
+      onDone={(r) => report(`${r.Device} deactivated (${r.Product}); not counted in the allowance.`)}
+    />
+  );
+}
+
+/** The licence key in full, typed by the operator: the page shows only its last group. */
+function FullKeyField({ licence }: { licence: Licence }) {
+  const id = useId();
+  return (
+    <>
+      <label htmlFor={id}>Licence key in full</label>
+      <input
+        id={id}
+        name="key"
+        autoComplete="off"
+        spellCheck={false}
+        required
+        aria-describedby={`${id}-hint`}
+        className="mono"
+      />
+      <p id={`${id}-hint`} className="hint">
+        The key ending in {licence.KeyEnding}, as the customer has it.
+      </p>
+    </>
+  );
+}
+
+const keyCheck =
+  (licence: Licence) =>
+  ({ key = '' }: Record<string, string>) =>
+    normalizeLicenseKey(key).length !== 24 || !normalizeLicenseKey(key).endsWith(licence.KeyEnding)
+      ? `Type the whole key ending in ${licence.KeyEnding}.`
+      : undefined;
+
+export function MoveLicence({ licence, report }: { licence: Licence; report: Report }) {
+  const id = useId();
+  return (
+    <ActionDialog
+      label="Move to another account"
+      buttonName={`Move licence …${licence.KeyEnding} to another account`}
+      title={`Move the licence …${licence.KeyEnding}`}
+      description="The key, its seats and its deactivation history go to the other account."
+      confirm="Move licence"
+      danger
+      check={keyCheck(licence)}
+      run={({ key = '', toEmail = '', reason }) => post('AdminMoveLicence', { key, toEmail: toEmail.trim(), reason })}
+      onDone={(r) => report(`${r.Product} moved to ${r.To}.`)}
+    >
+      <FullKeyField licence={licence} />
+      <label htmlFor={id}>To the account of (e-mail)</label>
+      <input id={id} name="toEmail" type="email" autoComplete="off" required />
+    </ActionDialog>
+  );
+}
+
+export function ResetDeactivations({ licence, report }: { licence: Licence; report: Report }) {
+  return (
+    <ActionDialog
+      label="Reset deactivations"
+      buttonName={`Reset deactivations of licence …${licence.KeyEnding}`}
+      title={`Reset the deactivations of …${licence.KeyEnding}`}
+      description={`Gives the licence its whole allowance back (${licence.DeactivationsUsed} of ${licence.DeactivationsAllowed} used); the history is kept.`}
+      confirm="Reset"
+      check={keyCheck(licence)}
+      run={({ key = '', reason }) => post('AdminResetDeactivations', { key, reason })}
+      onDone={(r) => report(`${plural(r.Forgiven, 'deactivation')} forgiven on ${r.Product} …${r.KeyEnding}.`)}
+    />
+  );
+}
+
+// ── Finance: tokens and payments ──
+
+function TokenFields() {
+  const id = useId();
+  return (
+    <>
+      <label htmlFor={`${id}-amount`}>Tokens</label>
+      <input id={`${id}-amount`} name="amount" type="number" min={1} step={1} inputMode="numeric" required />
+      <label htmlFor={`${id}-reference`}>Reference (optional)</label>
+      <input id={`${id}-reference`} name="reference" aria-describedby={`${id}-reference-hint`} />
+      <p id={`${id}-reference-hint`} className="hint">
+        A ticket id: the same reference is applied once.
+      </p>
+    </>
+  );
+}
+
+const tokenBody = (email: string, { amount = '', reference = '', reason }: DialogValues) => ({
+  email,
+  amount: Number(amount),
+  ...(reference.trim() ? { reference: reference.trim() } : {}),
+  reason,
+});
+const amountCheck = ({ amount = '' }: Record<string, string>) =>
+  Number.isInteger(Number(amount)) && Number(amount) > 0 ? undefined : 'Give a whole number of tokens above 0.';
+
+/** Tokens granted or withdrawn: the same fields, the same check, the answer's balance. */
+function TokenChange({
+  email,
+  report,
+  call,
+}: {
+  email: string;
+  report: Report;
+  call: 'AdminGrantTokens' | 'AdminWithdrawTokens';
+}) {
+  const grant = call === 'AdminGrantTokens';
+  return (
+    <ActionDialog
+      label={grant ? 'Grant tokens' : 'Withdraw tokens'}
+      title={grant ? 'Grant tokens' : 'Withdraw tokens'}
+      description={
+        grant
+          ? `Credits voice AI tokens to ${email} (valid 12 months).`
+          : `Takes tokens back from ${email}, oldest lots first, never below zero.`
+      }
+      confirm={grant ? 'Grant' : 'Withdraw'}
+      danger={!grant}
+      check={amountCheck}
+      run={async (values) => {
+        const body = tokenBody(email, values);
+        if (grant) {
+          const r = await post('AdminGrantTokens', body);
+          return { done: r.Credited, amount: r.Amount, balance: r.TokenBalance };
+        }
+        const r = await post('AdminWithdrawTokens', body);
+        return { done: r.Withdrawn, amount: r.Amount, balance: r.TokenBalance };
+      }}
+      onDone={(r) =>
+        report(
+          r.done
+            ? `${plural(r.amount, 'token')} ${grant ? 'granted' : 'withdrawn'}; balance ${r.balance}.`
+            : `Already ${grant ? 'granted' : 'withdrawn'} under this reference; balance ${r.balance}.`,
+        )
+      }
+    >
+      <TokenFields />
+    </ActionDialog>
+  );
+}
+
+export const GrantTokens = (props: { email: string; report: Report }) => (
+  <TokenChange {...props} call="AdminGrantTokens" />
+);
+export const WithdrawTokens = (props: { email: string; report: Report }) => (
+  <TokenChange {...props} call="AdminWithdrawTokens" />
+);
+
+export function RefundPayment({ payment, report }: { payment: Payment; report: Report }) {
+  const id = useId();
+  const left = payment.AmountInCents - payment.RefundedInCents;
+  return (
+    <ActionDialog
+      label="Refund"
+      buttonName={`Refund payment ${payment.InvoiceTag}`}
+      title={`Refund payment ${payment.InvoiceTag}`}
+      description={`Refunds through the payment provider; what the payment bought is taken back when the provider confirms. ${formatMoney(left, payment.Currency)} can be refunded.`}
+      confirm="Refund"
+      danger
+      check={({ amount = '' }) => {
+        if (!amount.trim()) return undefined;
+        const cents = Math.round(Number(amount) * 100);
+        return cents > 0 && cents <= left
+          ? undefined
+          : `Give an amount above 0 and at most ${formatMoney(left, payment.Currency)}.`;
+      }}
+      run={({ amount = '', reason }) =>
+        post('AdminRefundPayment', {
+          invoiceTag: payment.InvoiceTag,
+          ...(amount.trim() ? { amountInCents: Math.round(Number(amount) * 100) } : {}),
+          reason,
+        })
+      }
+      onDone={(r) =>
+        report(
+          `Refund of ${payment.InvoiceTag} sent: ${formatMoney(r.RefundedInCents, payment.Currency)} of ${formatMoney(r.AmountInCents, payment.Currency)} refunded.`,
+        )
+      }
+    >
+      <label htmlFor={id}>Amount in {payment.Currency.toUpperCase()} (empty: all that is left)</label>
+      <input id={id} name="amount" type="number" min={0.01} step={0.01} inputMode="decimal" />
+    </ActionDialog>
+  );
+}

@@ -1,0 +1,147 @@
+import { AUDIT_REASON_MIN_LENGTH, type OperatorRole } from '@soundid/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { customerPage, meAnswer, mockApi } from '../testing/api-mock';
+import { renderConsole } from '../testing/render';
+
+const openCustomer = (roles: OperatorRole[], extra: Parameters<typeof mockApi>[0] = {}) => {
+  const api = mockApi({
+    '/api/admin/OperatorMe': meAnswer(roles),
+    '/api/admin/user': () => ({ Result: customerPage() }),
+    ...extra,
+  });
+  const rendered = renderConsole('/customer?email=carla%40example.com');
+  return { api, ...rendered };
+};
+
+describe('the customer page', () => {
+  it('reads the customer by e-mail and shows devices active and deactivated, and the allowance', async () => {
+    const { api } = openCustomer(['support']);
+    await screen.findByRole('heading', { level: 1, name: 'carla@example.com' });
+    expect(api.to('/api/admin/user')[0]?.query.get('email')).toBe('carla@example.com');
+    const devices = await screen.findByRole('table', { name: 'Devices of sid-reference …ABC123' });
+    expect(within(devices).getByRole('rowheader', { name: 'Studio iMac' })).toBeInTheDocument();
+    expect(within(devices).getByText(/^Deactivated .* \(customer\)$/)).toBeInTheDocument();
+    expect(screen.getByText('5 of 5')).toBeInTheDocument();
+  });
+
+  it("support sees support's actions only; finance sees finance's only (operatorCallRoles)", async () => {
+    const support = openCustomer(['support']);
+    await screen.findByRole('heading', { level: 2, name: 'Account' });
+    for (const name of [
+      'Unlock sign-in',
+      'End sessions',
+      'Deactivate Studio iMac',
+      'Reset deactivations of licence …ABC123',
+      'Move licence …ABC123 to another account',
+    ]) {
+      expect(screen.getByRole('button', { name })).toBeInTheDocument();
+    }
+    // The customer is verified: nothing to resend. A deactivated device has no button.
+    expect(screen.queryByRole('button', { name: 'Resend verification' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Deactivate Old laptop' })).toBeNull();
+    for (const name of ['Grant tokens', 'Withdraw tokens', 'Refund payment inv_0000001']) {
+      expect(screen.queryByRole('button', { name })).toBeNull();
+    }
+    support.unmount();
+
+    openCustomer(['finance']);
+    await screen.findByRole('heading', { level: 2, name: 'Account' });
+    for (const name of ['Grant tokens', 'Withdraw tokens', 'Refund payment inv_0000001']) {
+      expect(screen.getByRole('button', { name })).toBeInTheDocument();
+    }
+    for (const name of ['Unlock sign-in', 'End sessions', 'Deactivate Studio iMac']) {
+      expect(screen.queryByRole('button', { name })).toBeNull();
+    }
+    // Admin alone reads no customer: the navigation has no Customers for it.
+  });
+
+  it('sends no change without a reason of the minimum length; then sends it with the reason and says what was done', async () => {
+    const { api, user } = openCustomer(['support'], {
+      '/api/admin/deactivate-device': () => ({
+        Result: { Device: 'Studio iMac', Product: 'sid-reference', Customer: 'carla@example.com' },
+      }),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Deactivate Studio iMac' }));
+    const dialog = screen.getByRole('dialog', { name: 'Deactivate Studio iMac' });
+    const reason = within(dialog).getByLabelText('Reason or ticket');
+    expect(reason).toHaveFocus();
+
+    await user.click(within(dialog).getByRole('button', { name: 'Deactivate' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent(
+      `Give a reason of at least ${AUDIT_REASON_MIN_LENGTH} characters`,
+    );
+    await user.type(reason, `  ${'x'.repeat(AUDIT_REASON_MIN_LENGTH - 1)}  `);
+    await user.click(within(dialog).getByRole('button', { name: 'Deactivate' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Give a reason');
+    expect(api.to('/api/admin/deactivate-device')).toHaveLength(0);
+
+    await user.clear(reason);
+    await user.type(reason, 'Ticket 4711: laptop stolen');
+    await user.click(within(dialog).getByRole('button', { name: 'Deactivate' }));
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'Studio iMac deactivated (sid-reference); not counted in the allowance.',
+    );
+    expect(api.to('/api/admin/deactivate-device')[0]?.body).toEqual({
+      deviceId: '20000000-0000-4000-8000-000000000001',
+      reason: 'Ticket 4711: laptop stolen',
+    });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    // The page is read again after the change.
+    await waitFor(() => expect(api.to('/api/admin/user')).toHaveLength(2));
+  });
+
+  it("shows the service's refusal in the dialog as it came, and Cancel sends nothing", async () => {
+    const { api, user } = openCustomer(['finance'], {
+      '/api/admin/withdraw-tokens': () => ({
+        Fault: 'TokenWithdrawalExceedsBalance',
+        text: 'The customer holds fewer tokens than that.',
+      }),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Withdraw tokens' }));
+    let dialog = screen.getByRole('dialog', { name: 'Withdraw tokens' });
+    await user.type(within(dialog).getByLabelText('Tokens'), '5000');
+    await user.type(within(dialog).getByLabelText('Reason or ticket'), 'chargeback 12');
+    await user.click(within(dialog).getByRole('button', { name: 'Withdraw' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('The customer holds fewer tokens than that.');
+    expect(api.to('/api/admin/withdraw-tokens')[0]?.body).toEqual({
+      email: 'carla@example.com',
+      amount: 5000,
+      reason: 'chargeback 12',
+    });
+
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Withdraw tokens' })).toHaveFocus();
+    await user.click(screen.getByRole('button', { name: 'Grant tokens' }));
+    dialog = screen.getByRole('dialog', { name: 'Grant tokens' });
+    await user.keyboard('{Escape}');
+    expect(api.to('/api/admin/grant-tokens')).toHaveLength(0);
+  });
+
+  it('moves a licence only with the whole key typed', async () => {
+    const { api, user } = openCustomer(['support'], {
+      '/api/admin/move-licence': () => ({
+        Result: { Product: 'sid-reference', From: 'carla@example.com', To: 'dan@example.com' },
+      }),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Move licence …ABC123 to another account' }));
+    const dialog = screen.getByRole('dialog');
+    await user.type(within(dialog).getByLabelText('Licence key in full'), 'ABC123');
+    await user.type(within(dialog).getByLabelText('To the account of (e-mail)'), 'dan@example.com');
+    await user.type(within(dialog).getByLabelText('Reason or ticket'), 'bought under the wrong address');
+    await user.click(within(dialog).getByRole('button', { name: 'Move licence' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Type the whole key ending in ABC123.');
+    expect(api.to('/api/admin/move-licence')).toHaveLength(0);
+
+    await user.clear(within(dialog).getByLabelText('Licence key in full'));
+    await user.type(within(dialog).getByLabelText('Licence key in full'), 'aaaaaa-bbbbbb-cccccc-abc123');
+    await user.click(within(dialog).getByRole('button', { name: 'Move licence' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('sid-reference moved to dan@example.com.');
+    expect(api.to('/api/admin/move-licence')[0]?.body).toEqual({
+      key: 'aaaaaa-bbbbbb-cccccc-abc123',
+      toEmail: 'dan@example.com',
+      reason: 'bought under the wrong address',
+    });
+  });
+});

@@ -1,0 +1,119 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { CodeField, codeOf } from '../components/code-field';
+import { FaultMessage } from '../components/fault-message';
+import { Screen } from '../components/screen';
+import { ApiFault, post } from '../lib/api';
+import { type SignInState, signedInTab } from '../lib/session';
+import { useRun } from '../lib/use-run';
+
+/** Faults that mean the challenge is gone: the password step again. */
+const CHALLENGE_GONE = new Set(['OperatorChallengeInvalid']);
+
+/**
+ * Sign-in, always two steps (ADR 0044): e-mail and password (OperatorLogin) answer a challenge,
+ * the authenticator's code (OperatorLoginSecondFactor) opens the console session, whose cookie
+ * the service sets for `/api/admin` alone.
+ */
+export function SignInScreen() {
+  const location = useLocation();
+  const state = (location.state ?? {}) as SignInState;
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const [challenge, setChallenge] = useState<string>();
+  const { run, error, setError, pending } = useRun();
+  const [notice, setNotice] = useState(state.ended ?? state.notice);
+  const id = useId();
+  const codeField = useRef<HTMLInputElement>(null);
+
+  // The tab is signed out from here on: a session fault later says nothing of this session.
+  useEffect(() => signedInTab.clear(), []);
+  useEffect(() => {
+    if (challenge) codeField.current?.focus();
+  }, [challenge]);
+
+  const signIn = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    void run(async () => {
+      const { Challenge } = await post('OperatorLogin', {
+        email: String(form.get('email') ?? '').trim(),
+        password: String(form.get('password') ?? ''),
+      });
+      setNotice(undefined);
+      setChallenge(Challenge);
+    });
+  };
+
+  const confirm = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!challenge) return;
+    const code = codeOf(event.currentTarget);
+    void run(async () => {
+      try {
+        await post('OperatorLoginSecondFactor', { challenge, code });
+      } catch (caught) {
+        if (caught instanceof ApiFault && CHALLENGE_GONE.has(caught.faultName)) setChallenge(undefined);
+        throw caught;
+      }
+      signedInTab.mark();
+      client.clear();
+      const from = state.from;
+      navigate(from && from.pathname !== '/sign-in' ? from : '/', { replace: true });
+    });
+  };
+
+  return (
+    <main id="main" className="narrow">
+      <Screen title="Sign in to the console">
+        {notice && (
+          <p className={state.ended ? 'fault' : 'done'} role={state.ended ? 'alert' : 'status'}>
+            {notice}
+          </p>
+        )}
+        {!challenge ? (
+          <form key="password" onSubmit={signIn} className="panel stack">
+            <label htmlFor={`${id}-email`}>E-mail</label>
+            <input
+              id={`${id}-email`}
+              name="email"
+              type="email"
+              autoComplete="username"
+              required
+              defaultValue={state.email}
+            />
+            <label htmlFor={`${id}-password`}>Password</label>
+            <input id={`${id}-password`} name="password" type="password" autoComplete="current-password" required />
+            <FaultMessage error={error} />
+            <div className="actions">
+              <button type="submit" className="primary" disabled={pending}>
+                Continue
+              </button>
+            </div>
+          </form>
+        ) : (
+          <form key="code" onSubmit={confirm} className="panel stack">
+            <CodeField inputRef={codeField} />
+            <FaultMessage error={error} />
+            <div className="actions">
+              <button type="submit" className="primary" disabled={pending}>
+                Sign in
+              </button>
+              <button
+                type="button"
+                className="secondary"
+                onClick={() => {
+                  setChallenge(undefined);
+                  setError(undefined);
+                }}
+              >
+                Back
+              </button>
+            </div>
+          </form>
+        )}
+      </Screen>
+    </main>
+  );
+}
