@@ -11,6 +11,7 @@ import { CustomersScreen } from './screens/customers';
 import { InvitationScreen } from './screens/invitation';
 import { HomeRedirect, NotFoundScreen, SignedInLayout } from './screens/layout';
 import { OperatorsScreen } from './screens/operators';
+import { PaymentsScreen } from './screens/payments';
 import { ReleasesScreen } from './screens/releases';
 import { SignInScreen } from './screens/sign-in';
 
@@ -56,6 +57,7 @@ export function ConsoleRoutes() {
         <Route index element={<HomeRedirect />} />
         <Route path="customers" element={<CustomersScreen />} />
         <Route path="customer" element={<CustomerScreen />} />
+        <Route path="payments" element={<PaymentsScreen />} />
         <Route path="audit" element={<AuditScreen />} />
         <Route path="account" element={<AccountScreen />} />
         <Route path="operators" element={<OperatorsScreen />} />

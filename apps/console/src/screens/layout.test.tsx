@@ -21,7 +21,7 @@ const navigationOf = async (roles: OperatorRole[]) => {
 describe('the navigation follows the roles (operatorCallRoles)', () => {
   it.each([
     [['support'], ['Customers', 'Audit', 'Releases', 'My account']],
-    [['finance'], ['Customers', 'Audit', 'Releases', 'My account']],
+    [['finance'], ['Customers', 'Payments', 'Audit', 'Releases', 'My account']],
     [['admin'], ['Audit', 'Operators', 'Keys and serials', 'Releases', 'My account']],
     [
       ['support', 'admin'],

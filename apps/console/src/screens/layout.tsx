@@ -10,6 +10,7 @@ import { OperatorProvider, type SignInState, signedInTab, useForgetSession, useM
 /** The console's screens, each shown to the roles whose calls it makes. */
 const NAVIGATION: { to: string; label: string; call: OperatorCallName }[] = [
   { to: '/customers', label: 'Customers', call: 'AdminSearchCustomers' },
+  { to: '/payments', label: 'Payments', call: 'AdminPaymentMismatches' },
   { to: '/audit', label: 'Audit', call: 'SearchAudit' },
   { to: '/operators', label: 'Operators', call: 'ListOperators' },
   { to: '/bulk', label: 'Keys and serials', call: 'AdminIssueKeys' },
