@@ -1,23 +1,28 @@
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { CUSTOMER_SEARCH_LIMIT, type CustomerSearchKind } from '@soundid/contracts';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Database } from '../apps/api/src/db/client';
 import * as schema from '../apps/api/src/db/schema';
 import { SessionService } from '../apps/api/src/features/accounts/sessions';
+import { searchCustomers } from '../apps/api/src/features/admin/customer-search';
 import { Deeplinks } from '../apps/api/src/features/licences/deeplinks';
 import { LicenceList } from '../apps/api/src/features/licences/licence-list';
 import { TokenLedger } from '../apps/api/src/features/tokens/ledger';
 import { systemClock } from '../apps/api/src/lib/clock';
+import { operatorKitFor } from '../apps/api/test/kit';
 import { type Figure, figureTable, machine, meets, writeBlock } from './report';
 import { PER_CUSTOMER, seedCustomers } from './seed';
-import { freshPostgres, postgresAvailable, type Running, signIn, startService } from './services';
+import { BENCH_ADMIN_TOKEN, freshPostgres, postgresAvailable, type Running, signIn, startService } from './services';
 
 /**
  * `npm run bench:scale`: the p50 of the signed-in calls whose cost could grow with the tables
- * (the licence list, the purchase history's first page, a token spend) on 100,000 customers
- * (1,000,000 devices, 2,000,000 ledger rows) against the same calls on 1,000 customers, and the
- * EXPLAIN (ANALYZE, BUFFERS) plans of the SQL behind them on the large database.
+ * (the licence list, the purchase history's first page, a token spend) and of the operators'
+ * customer search (each kind) on 100,000 customers (1,000,000 devices, 2,000,000 ledger rows)
+ * against the same calls on 1,000 customers, and the EXPLAIN (ANALYZE, BUFFERS) plans of the SQL
+ * behind them on the large database.
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -46,6 +51,39 @@ const CALLS: Call[] = [
   },
 ];
 
+/**
+ * The operators' customer search (AdminSearchCustomers), one figure a kind, each query naming the
+ * seeded customer `i` (seed.ts) but the shared device name, which every customer's devices bear.
+ */
+interface Search {
+  name: string;
+  query: (i: number) => { q: string; by?: CustomerSearchKind };
+  /** What the answer must hold for customer `i`: that customer, or a full page with More. */
+  finds: 'the customer' | 'a full page';
+}
+/** The last group of customer g's key of the n-th Reference product, as seed.ts writes it. */
+const keyEnding = (g: number, n: number) =>
+  createHash('md5').update(`${g}-${n}`).digest('hex').slice(0, 6).toUpperCase();
+const SEARCHES: Search[] = [
+  { name: 'e-mail prefix', query: (i) => ({ q: `bench${i}@`, by: 'email' }), finds: 'the customer' },
+  { name: 'key, last group', query: (i) => ({ q: keyEnding(i, 1), by: 'key' }), finds: 'the customer' },
+  {
+    name: 'device, machine id',
+    query: (i) => ({ q: `machine-${i}-1-sid-reference`, by: 'device' }),
+    finds: 'the customer',
+  },
+  {
+    name: 'device, a name every customer has',
+    query: () => ({ q: 'STUDIO MACHINE 3', by: 'device' }),
+    finds: 'a full page',
+  },
+  { name: 'order number', query: (i) => ({ q: `#${1000 + i}`, by: 'order' }), finds: 'the customer' },
+  { name: 'invoice tag', query: (i) => ({ q: `inv_bench_${i}`, by: 'invoice' }), finds: 'the customer' },
+  { name: 'every kind (an invoice tag)', query: (i) => ({ q: `inv_bench_${i}` }), finds: 'the customer' },
+];
+const searchPath = (query: { q: string; by?: string }) =>
+  `/api/admin/search-customers?${new URLSearchParams(query as Record<string, string>)}`;
+
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 
 function post(url: string, token: string, body: unknown): Promise<number> {
@@ -68,17 +106,36 @@ function post(url: string, token: string, body: unknown): Promise<number> {
   });
 }
 
-/** The median time of a call, in milliseconds with sub-millisecond resolution. */
-async function p50(service: Running, tokens: string[], call: Call, seconds: number): Promise<number> {
+/** An operator's GET; answers the status and the body. */
+function get(url: string, token: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      url,
+      { method: 'GET', agent, headers: { authorization: `Bearer ${token}` } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+        );
+      },
+    );
+    request.on('error', reject);
+    request.end();
+  });
+}
+
+/** The median time of a request, in milliseconds with sub-millisecond resolution. */
+async function p50<T>(name: string, targets: T[], send: (target: T) => Promise<number>, seconds: number) {
   const times: number[] = [];
   const deadline = performance.now() + seconds * 1000;
   let next = 0;
   const loop = async () => {
     while (performance.now() < deadline) {
-      const token = tokens[next++ % tokens.length] as string;
+      const target = targets[next++ % targets.length] as T;
       const started = performance.now();
-      const status = await post(`${service.url}${call.path}`, token, call.body());
-      if (status !== 200) throw new Error(`${call.name}: ${status}`);
+      const status = await send(target);
+      if (status !== 200) throw new Error(`${name}: ${status}`);
       times.push(performance.now() - started);
     }
   };
@@ -100,7 +157,18 @@ const spread = (count: number) =>
  */
 const SPENT_REQUEST_ID = `explain-${process.pid}`;
 
-async function plans(url: string, email: string): Promise<{ text: string; seqScans: string[] }> {
+/** What to explain: each section runs its calls; what it sent after `from()` is explained. */
+type Sections = [title: string, run: (from: () => void) => Promise<unknown>][];
+
+/**
+ * The plans of the SQL that `sections(db, userId)` send (for the customer `email`), each run once
+ * with Drizzle's logger capturing it, then explained with its parameters.
+ */
+async function plans(
+  url: string,
+  email: string,
+  sections: (db: Database, userId: string) => Sections,
+): Promise<{ text: string; seqScans: string[]; buffers: number[] }> {
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   const captured: { query: string; params: unknown[] }[] = [];
   const db = drizzle(pool, {
@@ -109,37 +177,19 @@ async function plans(url: string, email: string): Promise<{ text: string; seqSca
   }) as unknown as Database;
   const { rows } = await pool.query<{ id: string }>('select id from users where email = $1', [email]);
   const userId = (rows[0] as { id: string }).id;
-  const sessions = new SessionService(db, systemClock, 'scale-bench-secret-0123456789abcdef');
-  const ledger = new TokenLedger(db, systemClock);
-  const sections: [string, () => Promise<unknown>][] = [
-    [
-      'Session check (every signed-in call)',
-      async () => {
-        const issued = await sessions.issue(db, userId, true);
-        captured.length = 0;
-        await sessions.authenticate(issued.token);
-      },
-    ],
-    [
-      'GetAccountLicensesByProductLine (its session check and the holdings in one statement)',
-      async () => {
-        const issued = await sessions.issue(db, userId, true);
-        const list = new LicenceList(db, systemClock, new Deeplinks('soundid'));
-        captured.length = 0;
-        await sessions.authenticateWith(issued.token, list.readWithSession);
-      },
-    ],
-    ['GetPurchaseHistory page 1', () => ledger.purchaseHistory(userId, 1)],
-    ['ConsumeTokens', () => ledger.spend(userId, 7, SPENT_REQUEST_ID)],
-  ];
   const out: string[] = [];
   const seqScans: string[] = [];
+  /** Per section, the buffers its statements touched (each plan's top node counts its children's). */
+  const buffers: number[] = [];
   const client = await pool.connect();
   try {
-    for (const [title, run] of sections) {
+    for (const [title, run] of sections(db, userId)) {
       captured.length = 0;
-      await run();
+      await run(() => {
+        captured.length = 0;
+      });
       out.push(`#### ${title}\n`);
+      let touched = 0;
       for (const { query, params } of captured.filter((c) => /^\s*(select|insert|update|delete)/i.test(c.query))) {
         await client.query('begin');
         // The spend was made: explaining its insert again under the same request id would conflict.
@@ -148,14 +198,70 @@ async function plans(url: string, email: string): Promise<{ text: string; seqSca
         await client.query('rollback');
         const plan = explained.rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n');
         if (/Seq Scan/.test(plan)) seqScans.push(`${title}: ${query}`);
+        const top = /Buffers: shared(?: hit=(\d+))?(?: read=(\d+))?/.exec(plan);
+        touched += Number(top?.[1] ?? 0) + Number(top?.[2] ?? 0);
         out.push(`\`\`\`sql\n${query}\n\`\`\`\n\`\`\`\n${plan}\n\`\`\`\n`);
       }
+      buffers.push(touched);
     }
   } finally {
     client.release();
     await pool.end();
   }
-  return { text: out.join('\n'), seqScans };
+  return { text: out.join('\n'), seqScans, buffers };
+}
+
+/** The signed-in calls' SQL, and the session check in front of them. */
+const callSections = (db: Database, userId: string): Sections => {
+  const sessions = new SessionService(db, systemClock, 'scale-bench-secret-0123456789abcdef');
+  const ledger = new TokenLedger(db, systemClock);
+  return [
+    [
+      'Session check (every signed-in call)',
+      async (from) => {
+        const issued = await sessions.issue(db, userId, true);
+        from();
+        await sessions.authenticate(issued.token);
+      },
+    ],
+    [
+      'GetAccountLicensesByProductLine (its session check and the holdings in one statement)',
+      async (from) => {
+        const issued = await sessions.issue(db, userId, true);
+        const list = new LicenceList(db, systemClock, new Deeplinks('soundid'));
+        from();
+        await sessions.authenticateWith(issued.token, list.readWithSession);
+      },
+    ],
+    ['GetPurchaseHistory page 1', () => ledger.purchaseHistory(userId, 1)],
+    ['ConsumeTokens', () => ledger.spend(userId, 7, SPENT_REQUEST_ID)],
+  ];
+};
+
+/** The customer search's SQL, each kind for customer `i`. */
+const searchSections =
+  (i: number) =>
+  (db: Database): Sections =>
+    SEARCHES.map((search) => {
+      const { q, by } = search.query(i);
+      return [
+        `AdminSearchCustomers, ${search.name}: \`${q}\`${by ? ` by ${by}` : ''}`,
+        () => searchCustomers(db, q, by),
+      ];
+    });
+
+/** Checks that each search finds what it should on this database before it is timed. */
+async function checkSearches(service: Running, token: string, i: number): Promise<void> {
+  for (const search of SEARCHES) {
+    const res = await get(`${service.url}${searchPath(search.query(i))}`, token);
+    const result = (JSON.parse(res.body) as { Result?: { Customers: { Email: string }[]; More: boolean } }).Result;
+    const ok =
+      search.finds === 'a full page'
+        ? result?.Customers.length === CUSTOMER_SEARCH_LIMIT && result.More
+        : result?.Customers.some((c) => c.Email === `bench${i}@example.com`);
+    if (!ok)
+      throw new Error(`search ${search.name} for customer ${i} answered ${res.status} ${res.body.slice(0, 300)}`);
+  }
 }
 
 async function main(): Promise<void> {
@@ -181,52 +287,120 @@ async function main(): Promise<void> {
     ] as const) {
       const service = await startService({ url: database.url });
       const tokens: string[] = [];
-      for (const i of spread(count)) tokens.push(await signIn(service, i));
-      for (const call of CALLS) await p50(service, tokens, call, 1); // warm-up
-      sides.push({ count, service, tokens, p50s: CALLS.map(() => [] as number[]) });
+      const customers = spread(count);
+      for (const i of customers) tokens.push(await signIn(service, i));
+      const operator = await operatorKitFor(service.url, BENCH_ADMIN_TOKEN).tokenFor(['support']);
+      for (const i of customers) await checkSearches(service, operator, i);
+      const timings = [
+        ...CALLS.map((call) => ({
+          name: call.name,
+          run: (seconds: number) =>
+            p50(call.name, tokens, (token) => post(`${service.url}${call.path}`, token, call.body()), seconds),
+        })),
+        ...SEARCHES.map((search) => ({
+          name: search.name,
+          run: (seconds: number) =>
+            p50(
+              search.name,
+              customers,
+              async (i) => (await get(`${service.url}${searchPath(search.query(i))}`, operator)).status,
+              seconds,
+            ),
+        })),
+      ];
+      for (const timing of timings) await timing.run(1); // warm-up
+      sides.push({ count, service, timings, p50s: timings.map(() => [] as number[]) });
     }
     // Rounds alternate between the two databases so that a noisy moment hits both alike.
     for (let round = 0; round < ROUNDS; round++) {
       for (const side of sides) {
-        for (const [i, call] of CALLS.entries())
-          side.p50s[i]?.push(await p50(side.service, side.tokens, call, SECONDS));
+        for (const [i, timing] of side.timings.entries()) side.p50s[i]?.push(await timing.run(SECONDS));
       }
     }
     for (const side of sides) await side.service.stop();
     const [smallSide, largeSide] = sides as [(typeof sides)[0], (typeof sides)[0]];
-    const figures: Figure[] = CALLS.map((call, i) => ({
-      name: `${call.name} p50 (${CONCURRENCY} in flight)`,
+    const figure = (i: number, name: string): Figure => ({
+      name,
       database: `PostgreSQL, ${LARGE.toLocaleString('en')} customers`,
       value: median(largeSide.p50s[i] as number[]),
       unit: 'ms',
       baseline: median(smallSide.p50s[i] as number[]),
       baselineName: `${SMALL.toLocaleString('en')} customers`,
       bar: { op: '<=', limit: BAR, on: 'ratio' },
-    }));
-
-    const explained = await plans(large.url, `bench${Math.floor(LARGE / 2)}@example.com`);
-    const table = figureTable(figures);
-    console.log(`\n${table}\n`);
-    console.log(`${figures.filter(meets).length} of ${figures.length} figures meet their bar`);
-    console.log(
-      explained.seqScans.length
-        ? `Sequential scans on the large database:\n${explained.seqScans.join('\n')}`
-        : 'No sequential scan in the plans.',
+    });
+    const figures = CALLS.map((call, i) => figure(i, `${call.name} p50 (${CONCURRENCY} in flight)`));
+    const searchFigures = SEARCHES.map((search, i) =>
+      figure(CALLS.length + i, `AdminSearchCustomers, ${search.name} p50 (${CONCURRENCY} in flight)`),
     );
+
+    const middle = Math.floor(LARGE / 2);
+    const explained = await plans(large.url, `bench${middle}@example.com`, callSections);
+    const searchExplained = await plans(large.url, `bench${middle}@example.com`, searchSections(middle));
+    const smallMiddle = Math.floor(SMALL / 2);
+    const smallSearch = await plans(small.url, `bench${smallMiddle}@example.com`, searchSections(smallMiddle));
+    // The work each search does, free of the machine's noise: the buffers its statements touch.
+    const bufferTable = [
+      `| Search | Buffers, ${SMALL.toLocaleString('en')} customers | Buffers, ${LARGE.toLocaleString('en')} customers |`,
+      '|---|---|---|',
+      ...SEARCHES.map((search, i) => `| ${search.name} | ${smallSearch.buffers[i]} | ${searchExplained.buffers[i]} |`),
+    ].join('\n');
+    const table = figureTable(figures);
+    const searchTable = figureTable(searchFigures);
+    console.log(`\n${table}\n\n${searchTable}\n\n${bufferTable}\n`);
+    const all = [...figures, ...searchFigures];
+    console.log(`${all.filter(meets).length} of ${all.length} figures meet their bar`);
+    for (const [what, result] of [
+      ['calls', explained],
+      ['customer search', searchExplained],
+    ] as const) {
+      console.log(
+        result.seqScans.length
+          ? `Sequential scans in the ${what}' plans on the large database:\n${result.seqScans.join('\n')}`
+          : `No sequential scan in the ${what}' plans.`,
+      );
+    }
+    console.log(`\n${searchExplained.text}`);
+    const run = `Run: ${new Date().toISOString()}. Seeding ${LARGE.toLocaleString('en')} customers (${(LARGE * PER_CUSTOMER.devices).toLocaleString('en')} devices, ${(LARGE * PER_CUSTOMER.ledgerRows).toLocaleString('en')} ledger rows: token lots, spends and their allocations) took ${seedSeconds.toFixed(0)} s.`;
+    const planNote = (result: { seqScans: string[] }, of: string) =>
+      `Plans on the ${LARGE.toLocaleString('en')}-customer database (${of}), of the SQL the service's code generates, captured through Drizzle's logger: ${result.seqScans.length ? `**${result.seqScans.length} with a sequential scan**` : 'no sequential scan'}.`;
     writeBlock(
       'scale',
       [
         `Command: \`npm run bench:scale\` (${ROUNDS} rounds of ${SECONDS} s per call and database, alternating; \`BENCH_SECONDS\`, \`BENCH_ROUNDS\`).`,
         `Machine: ${machine()}.`,
-        `Run: ${new Date().toISOString()}. Seeding ${LARGE.toLocaleString('en')} customers (${(LARGE * PER_CUSTOMER.devices).toLocaleString('en')} devices, ${(LARGE * PER_CUSTOMER.ledgerRows).toLocaleString('en')} ledger rows: token lots, spends and their allocations) took ${seedSeconds.toFixed(0)} s.`,
+        run,
         '',
         table,
         '',
-        `Plans on the ${LARGE.toLocaleString('en')}-customer database (a customer in the middle of the table), of the SQL the service's code generates, captured through Drizzle's logger: ${explained.seqScans.length ? `**${explained.seqScans.length} with a sequential scan**` : 'no sequential scan'}.`,
+        planNote(explained, 'a customer in the middle of the table'),
         '',
         '<details><summary>EXPLAIN (ANALYZE, BUFFERS)</summary>',
         '',
         explained.text,
+        '</details>',
+      ].join('\n'),
+    );
+    writeBlock(
+      'customer-search',
+      [
+        `Command: \`npm run bench:scale\` (the same run as the table above: ${ROUNDS} rounds of ${SECONDS} s per kind and database, alternating), a support operator's API token, ${SIGNED_IN} customers spread over the table searched in turn.`,
+        `Machine: ${machine()}.`,
+        run,
+        '',
+        searchTable,
+        '',
+        `Buffers touched by each search's statements (shared hits and reads of their plans; customer ${smallMiddle} and customer ${middle}):`,
+        '',
+        bufferTable,
+        '',
+        planNote(
+          searchExplained,
+          `customer ${middle}'s e-mail, key, machine id, order and invoice; the device name every customer has`,
+        ),
+        '',
+        '<details><summary>EXPLAIN (ANALYZE, BUFFERS)</summary>',
+        '',
+        searchExplained.text,
         '</details>',
       ].join('\n'),
     );

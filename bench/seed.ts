@@ -18,14 +18,18 @@ export const PER_CUSTOMER = {
   ledgerRows: 20,
   /** Past ones: expired or signed out. */
   sessions: 2,
+  /** A storefront order (#1000 + g) granted to the account, and a card payment (inv_bench_<g>). */
+  orders: 1,
+  cardPayments: 1,
 } as const;
 
 /**
  * Verified customers sharing one password hash (hashing each would take minutes), each with a
  * realistic account: keys of two Reference products, a Voice AI licence past its trial paid
  * with tokens, ten devices (four active), eight token lots (some expired, some spent) and six
- * spends, and two past sessions. Written in SQL with generate_series straight into the database before the service
- * starts: 100,000 customers take about a minute on PostgreSQL.
+ * spends, two past sessions, a storefront order and a card payment. Written in SQL with
+ * generate_series straight into the database before the service starts: 100,000 customers take
+ * about a minute on PostgreSQL.
  */
 export async function seedCustomers(database: { url?: string; dataDir?: string }, count: number): Promise<void> {
   const handle = await openDatabase(
@@ -47,10 +51,12 @@ export async function seedCustomers(database: { url?: string; dataDir?: string }
   await db.execute(sql`
     create temporary table bench_users as
     select id, (regexp_replace(email, '\\D', '', 'g'))::int as g from users where email like 'bench%@example.com'`);
-  // Two registered keys (24 upper-case alphanumerics), one per Reference product.
+  // Two registered keys (24 upper-case alphanumerics), one per Reference product; the last group
+  // (six characters, what support searches by) differs from key to key, as random keys' do.
   await db.execute(sql`
     insert into license_keys (key, product_code, user_id, registered_at, source)
-    select 'BK' || lpad(u.g::text, 10, '0') || lpad(p.n::text, 12, '0'), p.code, u.id,
+    select 'BK' || lpad(p.n::text, 4, '0') || lpad(u.g::text, 12, '0') || upper(substr(md5(u.g || '-' || p.n), 1, 6)),
+           p.code, u.id,
            now() - (p.n * 200 || ' days')::interval, 'issued'
     from bench_users u cross join (values (1, 'sid-reference'), (2, 'ref4-studio')) as p(n, code)`);
   await db.execute(sql`
@@ -60,10 +66,11 @@ export async function seedCustomers(database: { url?: string; dataDir?: string }
            case when p.code = 'voice-ai' then now() - interval '106 days' end,
            case when p.code = 'voice-ai' then 'trial' end
     from bench_users u cross join (values ('sid-reference'), ('ref4-studio'), ('voice-ai')) as p(code)`);
-  // Ten devices: per licence some active, the rest deactivated by the customer or an app.
+  // Ten devices: per licence some active, the rest deactivated by the customer or an app. Machine
+  // ids are the customer's own; the names are shared by every customer (the worst case of a search by name).
   await db.execute(sql`
     insert into devices (licence_id, user_id, machine_id, name, method, activated_at, deactivated_at, deactivation_cause)
-    select l.id, l.user_id, 'machine-' || d.n || '-' || l.product_code, 'Studio machine ' || d.n, 'online',
+    select l.id, l.user_id, 'machine-' || u.g || '-' || d.n || '-' || l.product_code, 'Studio machine ' || d.n, 'online',
            now() - ((d.n * 37) || ' days')::interval,
            case when d.n > d.active then now() - ((d.n * 11) || ' days')::interval end,
            case when d.n > d.active then (case when d.n % 2 = 0 then 'customer' else 'app' end) end
@@ -106,6 +113,22 @@ export async function seedCustomers(database: { url?: string; dataDir?: string }
            case when s.n = 2 then now() - ((s.n * 40 - 2) || ' days')::interval end,
            'SoundID Reference/5.12 (Macintosh)', '203.0.113.' || (u.g % 250)
     from bench_users u cross join generate_series(1, 2) as s(n)`);
+  // A storefront order granted to the account, and a paid card checkout (what operators search by).
+  await db.execute(sql`
+    insert into storefront_orders (order_id, source, name, email, user_id, status, quantity, financial_status,
+                                   currency, total_price, ordered_at, received_at, fulfilled_at)
+    select (5000000000000 + u.g)::text, 'shopify', '#' || (1000 + u.g), 'bench' || u.g || '@example.com', u.id,
+           'granted', 1, 'paid', 'EUR', '99.00', now() - interval '60 days', now() - interval '60 days',
+           now() - interval '60 days'
+    from bench_users u`);
+  await db.execute(sql`
+    insert into checkout_sessions (invoice_tag, user_id, price_id, bundle_title, token_amount, amount_in_cents,
+                                   currency, provider, provider_session_id, payment_intent_id, status, return_url,
+                                   created_at, expires_at, completed_at)
+    select 'inv_bench_' || u.g, u.id, 'price_6000', '6000 tokens', 6000, 1999, 'EUR', 'stripe', 'cs_bench_' || u.g,
+           'pi_bench_' || u.g, 'succeeded', 'http://localhost:3000/voice-ai', now() - interval '480 days',
+           now() - interval '479 days', now() - interval '480 days'
+    from bench_users u`);
   await db.execute(sql`drop table bench_users`);
   await db.execute(sql`analyze`);
   await handle.close();
