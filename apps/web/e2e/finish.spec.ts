@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { apiToken, createVerifiedAccount, signInByCookie } from './accounts';
-import { appStarted, DESKTOP, MOBILE, useBrowser } from './browser';
+import { appStarted, DESKTOP, MOBILE, untilHydrated, useBrowser } from './browser';
 import { adminPost, issueKeys, issueUpgradeCode, registerKey } from './licences';
 
 /**
@@ -94,8 +94,15 @@ describe('the finish customers see', () => {
     const page = await browser.newPage(MOBILE);
     await signInByCookie(page, base, demo, '/products');
     await page.getByRole('heading', { level: 2, name: 'SoundID VoiceAI' }).waitFor();
-    await page.getByRole('button', { name: 'Explore and manage preset expansion packs' }).click();
+    // The page came rendered: a click before React owns the button would leave the packs closed.
+    const explore = page.getByRole('button', { name: 'Explore and manage preset expansion packs' });
+    await untilHydrated(explore);
+    await explore.click();
     const keys = page.locator('.licence-key');
+    // Every key shown (the packs' panel open) before their line boxes are counted.
+    await expect
+      .poll(() => keys.evaluateAll((elements) => elements.every((element) => element.getClientRects().length > 0)))
+      .toBe(true);
     expect(await keys.count()).toBeGreaterThan(1);
     for (const key of await keys.all()) {
       // One line box: the key was not wrapped between its groups.
