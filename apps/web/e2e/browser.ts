@@ -50,6 +50,13 @@ export function useBrowser() {
  */
 export async function appStarted(page: Page): Promise<void> {
   await page.locator('html[data-app="started"]').waitFor({ state: 'attached' });
+  // React hydrates a sent screen in slices after that: a click on a control it has not reached
+  // yet can be lost (CI saw it). Every control on the page owned by React (its props attached).
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('#root button, #root a[href], #root input, #root select, #root textarea')].every(
+      (element) => Object.keys(element).some((key) => key.startsWith('__reactProps$')),
+    ),
+  );
 }
 
 /**

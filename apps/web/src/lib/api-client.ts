@@ -37,6 +37,17 @@ export interface ApiSuccess<T> {
  */
 export const stepUpSlot: { ask?: ((fault: FaultBody) => Promise<boolean>) | undefined } = {};
 
+/**
+ * The step-up host loads after the page starts (ADR 0043): a call that a customer quick off the
+ * mark makes before it is there waits for it a moment, instead of failing with the bare fault.
+ */
+async function stepUpAsker(): Promise<typeof stepUpSlot.ask> {
+  for (let waited = 0; !stepUpSlot.ask && waited < 5000; waited += 50) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return stepUpSlot.ask;
+}
+
 /** The SPA never sends AuthToken: its session is the HttpOnly cookie alone (ADR 0029). */
 export interface CallOptions {
   /** Payment calls forward the PaymentsEnv cookie. */
@@ -146,7 +157,7 @@ async function send<T>(
   }
   const fault = envelope && isFaultBody(envelope.Fault) ? envelope.Fault : madeUpFault('Unknown', response.status);
   // A proof of presence asked for in place, then the same call once more (ADR 0040).
-  if (fault.ExceptionName === 'StepUpRequired' && !proven && (await stepUpSlot.ask?.(fault))) {
+  if (fault.ExceptionName === 'StepUpRequired' && !proven && (await (await stepUpAsker())?.(fault))) {
     return send(method, path, body, options, true);
   }
   throw fail(fault, response.status, silent, path);
