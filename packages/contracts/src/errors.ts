@@ -81,6 +81,23 @@ export const faults = {
     type: ExceptionType.Input,
     message: 'The customer has fewer tokens than this. Nothing was withdrawn.',
   },
+  /** A withdrawal's reference already names another withdrawal (another customer or amount). */
+  TokenWithdrawalReferenceReused: {
+    status: 409,
+    type: ExceptionType.Input,
+    message: 'This reference already names another withdrawal. Nothing was withdrawn; use a new reference.',
+  },
+  PaymentNotPaid: {
+    status: 409,
+    type: ExceptionType.Input,
+    message: 'This payment has not been paid. There is nothing to refund.',
+  },
+  /** The payment provider is still working on a refund with this reference: ask again in a moment. */
+  PaymentRefundInProgress: {
+    status: 409,
+    type: ExceptionType.Input,
+    message: 'A refund of this payment with this reference is under way. Look at the payment again in a moment.',
+  },
   /** Nothing left to refund, or more than is left asked for. */
   PaymentRefundInvalid: {
     status: 409,

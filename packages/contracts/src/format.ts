@@ -1,3 +1,4 @@
+import { LICENSE_KEY_GROUP_LENGTH } from './constants';
 import { messages } from './messages';
 
 let regionNames: Intl.DisplayNames | undefined;
@@ -27,6 +28,14 @@ export function formatAddress(
 }
 
 /** A licence key shown masked and upper-cased: the last group visible. */
+/**
+ * The last group of a licence key: how operators' screens, the audit trail and the customer
+ * search name a key without showing it (ASVS 14.2.6).
+ */
+export function licenceKeyEnding(key: string): string {
+  return key.slice(-LICENSE_KEY_GROUP_LENGTH);
+}
+
 export function maskLicenseKey(normalizedKey: string): string {
   const key = normalizedKey.toUpperCase();
   const groups = key.match(/.{1,6}/g) ?? [];

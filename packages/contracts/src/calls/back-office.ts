@@ -3,7 +3,7 @@ import { storefrontOrderSummarySchema } from '../storefront';
 import { emailSchema, licenseKeySchema } from '../validators';
 import { invoiceTagSchema } from './checkout';
 import { callBody } from './common';
-import { auditEntrySchema, auditReasonSchema } from './operators';
+import { auditEntrySchema, auditReasonSchema, operatorReferenceSchema } from './operators';
 
 /**
  * The console's customer work (ADR 0047): finding a customer, the customer page, and the
@@ -55,23 +55,27 @@ export const backOfficeQueries = {
 export const backOfficeCalls = {
   /** Support: gives a licence its whole deactivation allowance back (the counted ones are forgiven, kept in history). */
   AdminResetDeactivations: callBody({ key: licenseKeySchema, reason: auditReasonSchema }),
-  /** Finance: takes tokens back (oldest lots first), never below zero; a reference makes it happen once. */
+  /**
+   * Finance: takes tokens back (oldest lots first), never below zero. The reference makes it
+   * happen once; used again for another customer or amount it is refused (TokenWithdrawalReferenceReused).
+   */
   AdminWithdrawTokens: callBody({
     email: emailSchema,
     amount: z.number().int().positive().max(10_000_000),
-    reference: z.string().trim().min(1).max(100).optional(),
+    reference: operatorReferenceSchema,
     reason: auditReasonSchema,
   }),
   /**
    * Finance: refunds a card payment through the payment provider (Stripe, or its sandbox); the
    * provider's charge.refunded then takes back what the payment bought (ADR 0032). Without
-   * amountInCents, what is left of the payment is refunded. A reference (the console sends one
-   * per form) makes it happen once: the same reference again answers the payment as it stands.
+   * amountInCents, what is left of the payment is refunded. The reference makes it happen once
+   * (it is the provider's idempotency key too): the same reference again answers the payment as
+   * it stands.
    */
   AdminRefundPayment: callBody({
     invoiceTag: invoiceTagSchema,
     amountInCents: z.number().int().positive().max(100_000_000).optional(),
-    reference: z.string().trim().min(1).max(100).optional(),
+    reference: operatorReferenceSchema,
     reason: auditReasonSchema,
   }),
   /**

@@ -33,6 +33,12 @@ export const CONSOLE_COOKIE_PATH = '/api/admin';
 /** A change's reason or ticket reference: required on every operator write (ADR 0045). */
 export const AUDIT_REASON_MIN_LENGTH = 3;
 export const AUDIT_REASON_MAX_LENGTH = 500;
+/** An operator's reference (a ticket id, or the console's id of one form): at most this long. */
+export const OPERATOR_REFERENCE_MAX_LENGTH = 100;
+/** An operator's or an API token's name: at most this long. */
+export const OPERATOR_NAME_MAX_LENGTH = 100;
+/** Keys or upgrade codes issued at once. */
+export const ISSUE_MAX_COUNT = 1000;
 /** Audit entries a search answers at once. */
 export const AUDIT_PAGE_SIZE = 100;
 
@@ -48,7 +54,12 @@ export const operatorPasswordSchema = z
   .max(PASSWORD_MAX_LENGTH);
 /** Why a change is made: a sentence or a ticket reference, kept in the audit trail. */
 export const auditReasonSchema = z.string().trim().min(AUDIT_REASON_MIN_LENGTH).max(AUDIT_REASON_MAX_LENGTH);
-const operatorNameSchema = z.string().trim().min(1).max(100);
+const operatorNameSchema = z.string().trim().min(1).max(OPERATOR_NAME_MAX_LENGTH);
+/**
+ * What makes a money or token change happen once: the same reference again changes nothing more
+ * (a retry, a double click). The console makes one per open form; the CLI takes the ticket's.
+ */
+export const operatorReferenceSchema = z.string().trim().min(1).max(OPERATOR_REFERENCE_MAX_LENGTH);
 const idSchema = z.string().uuid();
 /** What an API token may do: read only (GET calls), or whatever its operator's roles allow. */
 export const apiTokenScopeSchema = z.enum(['read', 'write']);
@@ -78,18 +89,18 @@ export const operatorCalls = {
     email: emailSchema,
     amount: z.number().int().positive().max(10_000_000),
     /** An operator's reference (ticket id) makes a repeated grant credit once. */
-    reference: z.string().trim().min(1).max(100).optional(),
+    reference: operatorReferenceSchema.optional(),
     reason: auditReasonSchema,
   }),
   AdminIssueKeys: callBody({
     product: productCodeSchema,
-    count: z.number().int().min(1).max(1000),
+    count: z.number().int().min(1).max(ISSUE_MAX_COUNT),
     reason: auditReasonSchema,
   }),
   AdminIssueUpgradeCodes: callBody({
     product: productCodeSchema,
     from: z.array(productCodeSchema).min(1).max(20),
-    count: z.number().int().min(1).max(1000),
+    count: z.number().int().min(1).max(ISSUE_MAX_COUNT),
     shape: z.enum(UPGRADE_CODE_SHAPES).default('upg'),
     reason: auditReasonSchema,
   }),
