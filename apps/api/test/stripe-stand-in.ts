@@ -33,7 +33,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
   const prices: Record<string, unknown>[] = [];
   const charges: StripeStandIn['charges'] = new Map();
   /** Refund answers by Idempotency-Key: a repeated request gets the first answer, as from Stripe. */
-  const refundsByKey = new Map<string, unknown>();
+  const refundsByKey = new Map<string, { amount: number }>();
   let sessions = 0;
   let refunds = 0;
 
@@ -89,7 +89,19 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       if (req.method === 'POST' && url.pathname === '/v1/refunds') {
         const key = String(req.headers['idempotency-key'] ?? '');
         const replay = refundsByKey.get(key);
-        if (key && replay) return send(200, replay);
+        if (key && replay) {
+          // Stripe replays a key's answer only for the same parameters (docs.stripe.com/idempotency).
+          if (form.has('amount') && Number(form.get('amount')) !== replay.amount) {
+            return send(400, {
+              error: {
+                type: 'idempotency_error',
+                message:
+                  'Keys for idempotent requests can only be used with the same parameters they were first used with.',
+              },
+            });
+          }
+          return send(200, replay);
+        }
         const paymentIntent = form.get('payment_intent') ?? '';
         const charge = charges.get(paymentIntent);
         if (!charge) {

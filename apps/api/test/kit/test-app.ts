@@ -33,6 +33,7 @@ export interface TestApp {
 }
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
+export const TEST_SESSION_SECRET = 'test-session-secret-0123456789abcdef0123456789';
 
 /**
  * The service in this process (ADR 0035), on a database of its own (a copy of the run's migrated
@@ -51,7 +52,7 @@ export async function createTestApp(
     NODE_ENV: 'test',
     DATA_DIR: mkdtempSync(path.join(tmpdir(), 'soundid-test-')),
     PUBLIC_URL: 'http://localhost:3000',
-    SESSION_SECRET: 'test-session-secret-0123456789abcdef0123456789',
+    SESSION_SECRET: TEST_SESSION_SECRET,
     ADMIN_TOKEN,
     WEB_DIST_DIR: path.join(tmpdir(), 'no-spa-here'),
     CONSOLE_DIST_DIR: path.join(tmpdir(), 'no-console-here'),

@@ -9,7 +9,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { type CheckoutSessionRow, checkoutSessions } from '../../db/payments-schema';
 import { users } from '../../db/schema';
-import { type CheckoutService, INVOICE_TAG_KEY, notPaid } from '../../features/voice-ai/checkout';
+import { type CheckoutService, INVOICE_TAG_KEY } from '../../features/voice-ai/checkout';
 import type { Clock } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
 import { clientSecretMatches, type SandboxCheckoutProvider, sandboxSessionIdOf } from './provider';
@@ -103,7 +103,7 @@ export class SandboxCardForm {
       .where(and(eq(checkoutSessions.provider, 'sandbox'), eq(checkoutSessions.invoiceTag, request.invoiceTag)))
       .limit(1);
     if (!row) throw new Fault('PaymentNotFound');
-    if (!row.paymentIntentId) throw notPaid();
+    if (!row.paymentIntentId) throw new Fault('PaymentNotPaid');
     const refund = await provider.refund({
       paymentIntentId: row.paymentIntentId,
       amountInCents: request.amountInCents,

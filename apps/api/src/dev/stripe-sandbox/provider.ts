@@ -9,7 +9,7 @@ import {
   paymentRefunds,
   paymentWebhookEvents,
 } from '../../db/payments-schema';
-import { notPaid } from '../../features/voice-ai/checkout';
+import { chargedAmountOf } from '../../features/voice-ai/checkout';
 import { verifyStripeSignature } from '../../integrations/stripe/stripe-provider';
 import type {
   BundlePrice,
@@ -124,6 +124,10 @@ export class SandboxCheckoutProvider implements CheckoutProvider {
     if (!processor) throw new Fault('CheckoutUnavailable');
     return this.oneRefundAtATime(request.paymentIntentId, async () => {
       const known = this.refunds.get(request.idempotencyKey);
+      // Stripe refuses a key used again with other parameters (an idempotency_error).
+      if (known && request.amountInCents !== undefined && request.amountInCents !== known.amountInCents) {
+        throw new Fault('PaymentRefundInProgress');
+      }
       if (known) return known;
       const { db, clock } = processor;
       const [row] = await db
@@ -134,7 +138,9 @@ export class SandboxCheckoutProvider implements CheckoutProvider {
         )
         .limit(1);
       if (!row) throw new Fault('PaymentNotFound');
-      if (row.status !== 'succeeded' && row.status !== 'mismatched') throw notPaid();
+      if (row.status !== 'succeeded' && row.status !== 'mismatched') throw new Fault('PaymentNotPaid');
+      // What the card was charged: for a payment that did not match its checkout, what was received.
+      const charged = await chargedAmountOf(db, row);
       const [prior] = await db
         .select({ refunded: paymentRefunds.refundedInCents })
         .from(paymentRefunds)
@@ -146,18 +152,18 @@ export class SandboxCheckoutProvider implements CheckoutProvider {
         .select({ eventId: paymentWebhookEvents.eventId })
         .from(paymentWebhookEvents)
         .where(and(eq(paymentWebhookEvents.eventId, eventId), ne(paymentWebhookEvents.outcome, 'error')));
-      const amount = request.amountInCents ?? row.amountInCents - before;
+      const amount = request.amountInCents ?? charged - before;
       const refund: ProviderRefund = {
         refundId: `re_sandbox_${name}`,
         amountInCents: amount,
-        chargedInCents: row.amountInCents,
+        chargedInCents: charged,
         refundedInCents: delivered ? before : before + amount,
         currency: row.currency,
       };
       // Made before this process started (the answers are kept in memory only): made once.
       if (delivered) return refund;
-      if (amount <= 0 || before + amount > row.amountInCents) throw new Fault('PaymentRefundInvalid');
-      const charge = refundedCharge(row, request.paymentIntentId, refund.refundedInCents);
+      if (amount <= 0 || before + amount > charged) throw new Fault('PaymentRefundInvalid');
+      const charge = refundedCharge(row, request.paymentIntentId, charged, refund.refundedInCents);
       const delivery = this.signEvent('charge.refunded', charge, clock.now(), eventId);
       await processor.deliver(delivery.rawBody, delivery.signature);
       this.refunds.set(request.idempotencyKey, refund);
@@ -246,17 +252,17 @@ export function deriveSandboxWebhookSecret(sessionSecret: string): string {
 }
 
 /** A Charge as Stripe sends it in charge.refunded: amount_refunded is the total refunded so far. */
-function refundedCharge(row: CheckoutSessionRow, paymentIntentId: string, refundedInCents: number) {
+function refundedCharge(row: CheckoutSessionRow, paymentIntentId: string, charged: number, refundedInCents: number) {
   return {
     id: `ch_${paymentIntentId.replace(/^pi_/, '')}`,
     object: 'charge',
-    amount: row.amountInCents,
-    amount_captured: row.amountInCents,
+    amount: charged,
+    amount_captured: charged,
     amount_refunded: refundedInCents,
     currency: row.currency.toLowerCase(),
     paid: true,
     captured: true,
-    refunded: refundedInCents >= row.amountInCents,
+    refunded: refundedInCents >= charged,
     payment_intent: paymentIntentId,
     status: 'succeeded',
     livemode: false,

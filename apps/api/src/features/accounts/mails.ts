@@ -122,6 +122,7 @@ export function stepUpCodeMail({ to, code, minutes }: { to: string; code: string
   return renderMail({
     to,
     subject: `${code} is your My SoundID confirmation code`,
+    recordedSubject: 'Your My SoundID confirmation code',
     heading: 'Confirm it’s you',
     intro: [
       `Enter this code in My SoundID to confirm it’s you: ${code}`,

@@ -4,13 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshSession, signUpVerified } from '../../../test/accounts-flow';
 import { addGrantedOrder, addPasskey, addRefundedPayment, turnOnTotp } from '../../../test/customer-fixture';
 import { createTestApp, type TestApp } from '../../../test/kit/test-app';
-import { devices, licences } from '../../db/licences-schema';
+import { devices, licences, licenseKeys } from '../../db/licences-schema';
 import { sessions as sessionsTable, users } from '../../db/schema';
 import { recoveryCodes, totpFactors } from '../../db/second-factor-schema';
 import { DEMO_EMAIL, seedDemoData } from '../../dev/demo-seed';
 import { addDays } from '../../lib/clock';
 import { findUserByEmail } from '../accounts/users-repo';
 import { productByCode } from '../licences/catalogue';
+import { formatLicenseKey } from '../licences/codes';
 import { ownKey } from '../licences/test-helpers';
 
 /**
@@ -197,13 +198,17 @@ describe('AdminUser, the customer page', () => {
     ]);
   });
 
-  it('holds no secret of the customer: password hash, TOTP secret, session token, recovery code, passkey (ASVS 8.3.1, 14.2.6)', async () => {
+  it('holds no secret of the customer: password hash, TOTP secret, session token, recovery code, passkey, whole key (ASVS 8.3.1, 14.2.6)', async () => {
     const { raw } = await pageOf(DEMO_EMAIL);
     const { db } = t.database;
     const [user] = await db.select().from(users).where(eq(users.id, demo.id));
     const [factor] = await db.select().from(totpFactors).where(eq(totpFactors.userId, demo.id));
     const hashes = await db.select().from(recoveryCodes).where(eq(recoveryCodes.userId, demo.id));
+    const keys = await db.select({ key: licenseKeys.key }).from(licenseKeys).where(eq(licenseKeys.userId, demo.id));
+    expect(keys.length).toBeGreaterThan(2);
     const forbidden = [
+      // Keys whole: the page names them by their last group (the storefront order's included).
+      ...keys.flatMap((row) => [row.key, formatLicenseKey(row.key)]),
       user?.passwordHash ?? 'no hash',
       '$argon2',
       demo.totpSecret,

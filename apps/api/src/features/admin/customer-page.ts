@@ -3,6 +3,9 @@ import {
   CUSTOMER_PAGE_LIST_SIZE,
   type CustomerPage,
   DEVICE_DEACTIVATION_LIMIT,
+  licenceKeyEnding,
+  maskLicenseKey,
+  normalizeLicenseKey,
 } from '@soundid/contracts';
 import { and, asc, count, desc, eq, gt, inArray, isNull } from 'drizzle-orm';
 import type { Database } from '../../db/client';
@@ -23,9 +26,6 @@ import { storefrontOrderSummaries } from '../storefront/order-summaries';
 import type { TokenLedger } from '../tokens/ledger';
 
 type AdminUser = CallResult<'AdminUser'>;
-
-/** The last characters of a key that operators see (support moves a key with the key in full). */
-const keyEnding = (key: string) => key.slice(-6);
 
 /**
  * The customer page of the console and of `npm run admin -- user` (docs/api.md, Operators):
@@ -81,7 +81,7 @@ export class CustomerPages {
       SignInLocked: await accounts.signInLocked(user.email),
       Keys: keys.map((k) => ({
         Product: k.product,
-        KeyEnding: keyEnding(k.key),
+        KeyEnding: licenceKeyEnding(k.key),
         RegisteredAt: k.registeredAt?.toISOString() ?? null,
       })),
       Devices: allDevices
@@ -117,7 +117,7 @@ export class CustomerPages {
           return {
             Product: licence.productCode,
             // The licence's seat pool: every key of its product the customer holds.
-            KeyEnding: held.map((k) => keyEnding(k.key)).join(', '),
+            KeyEnding: held.map((k) => licenceKeyEnding(k.key)).join(', '),
             RegisteredAt: registered[0]?.toISOString() ?? null,
             Seats: product ? seatsOf(product, held.length, licence, now, tokenBalance).max : 0,
             DeactivationsUsed: await deactivationsInWindow(db, licence, now),
@@ -144,11 +144,17 @@ export class CustomerPages {
       TokenLots: await this.tokenLots(user.id),
       TokenUsage: await this.tokenUsage(user.id),
       CardPayments: await this.cardPayments(user.id),
-      StorefrontOrders: await storefrontOrderSummaries(
-        db,
-        { email: user.email, userId: user.id },
-        { newestFirst: true, limit: CUSTOMER_PAGE_LIST_SIZE },
-      ),
+      // Keys masked as everywhere on this page (ASVS 14.2.6); AdminStorefrontOrders has them whole.
+      StorefrontOrders: (
+        await storefrontOrderSummaries(
+          db,
+          { email: user.email, userId: user.id },
+          { newestFirst: true, limit: CUSTOMER_PAGE_LIST_SIZE },
+        )
+      ).map((order) => ({
+        ...order,
+        Keys: order.Keys.map((k) => ({ ...k, Key: maskLicenseKey(normalizeLicenseKey(k.Key)) })),
+      })),
       Mails: await this.mails(user.id),
       Audit: (await audit.search({ customerId: user.id, limit: CUSTOMER_PAGE_LIST_SIZE })).Entries,
     };

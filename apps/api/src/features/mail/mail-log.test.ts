@@ -7,6 +7,7 @@ import { createTestApp, type TestApp } from '../../../test/kit/test-app';
 import { composeApp } from '../../app';
 import { mailLog, mailOutbox } from '../../db/schema';
 import { addDays } from '../../lib/clock';
+import { stepUpCodeMail } from '../accounts/mails';
 import { failureReason, MAIL_LOG_CLEANUP_EVERY_MS } from './mail-log';
 
 /**
@@ -84,6 +85,25 @@ describe('with SMTP: a record of each mail, never its body or links', () => {
       'userId',
     ]);
     expect(await t.database.db.$count(mailOutbox)).toBe(0);
+  });
+
+  it('keeps a confirmation code out of the record and the log, while the customer gets it in the subject (ASVS 16.2.5)', async () => {
+    const logged: string[] = [];
+    const spy = vi.spyOn(t.app.log, 'info').mockImplementation((...args: unknown[]) => {
+      logged.push(JSON.stringify(args));
+    });
+    try {
+      await t.services.mailer.send(stepUpCodeMail({ to: 'coded@example.com', code: '482913', minutes: 10 }));
+    } finally {
+      spy.mockRestore();
+    }
+    const delivered = smtp.received.find((mail) => mail.to.includes('coded@example.com'));
+    expect(unfolded(delivered?.raw ?? '')).toContain('Subject: 482913 is your My SoundID confirmation code');
+    const rows = await recordsTo('coded@example.com');
+    expect(rows.map((row) => row.subject)).toEqual(['Your My SoundID confirmation code']);
+    expect(JSON.stringify(rows)).not.toContain('482913');
+    expect(logged.join('\n')).toContain('Your My SoundID confirmation code');
+    expect(logged.join('\n')).not.toContain('482913');
   });
 
   it('records a refused delivery as failed, with a short reason, and lists it unsent', async () => {

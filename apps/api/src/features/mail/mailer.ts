@@ -34,22 +34,23 @@ export function createMailer(options: {
     async send(mail, about) {
       const userId = about?.userId ?? null;
       const createdAt = clock.now();
+      const subject = mail.recordedSubject ?? mail.subject;
       if (transport) {
         let outcome: { sentAt: Date } | { failure: string };
         try {
           await transport.send(mail);
           outcome = { sentAt: clock.now() };
-          log.info({ subject: mail.subject }, 'mail sent');
+          log.info({ subject }, 'mail sent');
         } catch (error) {
           // The action that caused the mail stands; the customer can ask for the mail again.
           outcome = { failure: failureReason(error) };
-          log.error({ err: error, subject: mail.subject }, 'mail delivery failed');
+          log.error({ err: error, subject }, 'mail delivery failed');
         }
         try {
           await mailLog.record({
             to: mail.to,
             userId,
-            subject: mail.subject,
+            subject,
             outcome: 'sentAt' in outcome ? 'sent' : 'failed',
             failure: 'failure' in outcome ? outcome.failure : null,
             createdAt,
@@ -57,7 +58,7 @@ export function createMailer(options: {
           });
         } catch (error) {
           // The mail went (or failed) already: the action stands without its record.
-          log.error({ err: error, subject: mail.subject }, 'mail record not written');
+          log.error({ err: error, subject }, 'mail record not written');
         }
         return;
       }
@@ -74,7 +75,7 @@ export function createMailer(options: {
       await mailLog.record({
         to: mail.to,
         userId,
-        subject: mail.subject,
+        subject,
         outcome: 'sent',
         failure: null,
         createdAt,

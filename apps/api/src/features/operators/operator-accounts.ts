@@ -551,6 +551,13 @@ export class OperatorAccounts {
   ): Promise<Operator> {
     return this.deps.db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(${ADMINS_LOCK})`);
+      // The guard read the actor's roles before the lock: a change that landed meanwhile (another
+      // admin demoted or disabled them) holds, so they are read again here, in line.
+      const [acting] = await tx
+        .select({ roles: operators.roles, disabledAt: operators.disabledAt })
+        .from(operators)
+        .where(eq(operators.id, actor.id));
+      if (!acting || acting.disabledAt || !acting.roles.includes('admin')) throw new Fault('OperatorForbidden');
       const [before] = await tx.select().from(operators).where(eq(operators.id, id));
       if (!before) throw new Fault('OperatorNotFound');
       const after = await apply(tx, before);

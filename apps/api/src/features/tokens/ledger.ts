@@ -136,36 +136,36 @@ export class TokenLedger {
     const [owner] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('no key update');
     if (!owner) throw new Fault('UserNotFound');
     const now = this.clock.now();
-    const lots = await tx
-      .select({ id: tokenLots.id, remaining: tokenLots.remaining })
-      .from(tokenLots)
-      .where(spendableLotsOf(userId, now))
-      .orderBy(asc(tokenLots.purchasedAt), asc(tokenLots.seq));
+    const lots = await liveLotsOldestFirst(tx, userId, now);
     const balance = lots.reduce((total, lot) => total + lot.remaining, 0);
     const unchanged = { withdrawn: false, balanceBefore: balance, balanceAfter: balance, takenFrom: [] };
-    const [prior] = await tx
-      .select({ id: tokenWithdrawals.id })
-      .from(tokenWithdrawals)
-      .where(eq(tokenWithdrawals.reference, reference));
-    if (prior) return unchanged;
+    // A reference names one withdrawal: again for it, nothing more; for another customer or
+    // amount, refused (as a spend's request id is: TokenRequestIdReused).
+    const sameAsBefore = async () => {
+      const [prior] = await tx
+        .select({ userId: tokenWithdrawals.userId, amount: tokenWithdrawals.amount })
+        .from(tokenWithdrawals)
+        .where(eq(tokenWithdrawals.reference, reference));
+      if (prior && (prior.userId !== userId || prior.amount !== amount)) {
+        throw new Fault('TokenWithdrawalReferenceReused');
+      }
+      return Boolean(prior);
+    };
+    if (await sameAsBefore()) return unchanged;
     if (amount > balance) {
       throw new Fault('TokenWithdrawalExceedsBalance', { TokenBalance: String(balance), Amount: String(amount) });
     }
-    const takenFrom: { lotId: string; tokens: number }[] = [];
-    let due = amount;
-    for (const lot of lots) {
-      if (due === 0) break;
-      const take = Math.min(due, lot.remaining);
-      takenFrom.push({ lotId: lot.id, tokens: take });
-      due -= take;
-    }
-    // Another customer's withdrawal under the same reference may commit first: then nothing here.
+    const takenFrom = allocate(lots, amount).map(({ lot, take }) => ({ lotId: lot.id, tokens: take }));
+    // Another withdrawal under the same reference may commit first: then it is that one.
     const [written] = await tx
       .insert(tokenWithdrawals)
       .values({ userId, reference, amount, balanceAfter: balance - amount, takenFrom, withdrawnAt: now })
       .onConflictDoNothing({ target: tokenWithdrawals.reference })
       .returning({ id: tokenWithdrawals.id });
-    if (!written) return unchanged;
+    if (!written) {
+      await sameAsBefore();
+      return unchanged;
+    }
     for (const { lotId, tokens } of takenFrom) {
       await tx
         .update(tokenLots)
@@ -209,11 +209,7 @@ export class TokenLedger {
         return { TokensSpent: prior.tokens, TokenBalance: prior.balanceAfter };
       }
 
-      const lots = await tx
-        .select({ id: tokenLots.id, remaining: tokenLots.remaining })
-        .from(tokenLots)
-        .where(spendableLotsOf(userId, now))
-        .orderBy(asc(tokenLots.purchasedAt), asc(tokenLots.seq));
+      const lots = await liveLotsOldestFirst(tx, userId, now);
       const available = lots.reduce((total, lot) => total + lot.remaining, 0);
       if (available < tokens) {
         throw new Fault('TokenBalanceInsufficient', { TokensNeeded: String(tokens), TokenBalance: String(available) });
@@ -224,10 +220,7 @@ export class TokenLedger {
         .values({ userId, requestId, millis, tokens, balanceAfter: available - tokens, spentAt: now })
         .returning({ id: tokenSpends.id });
       if (!spend) throw new Fault('Unknown');
-      let due = tokens;
-      for (const lot of lots) {
-        if (due === 0) break;
-        const take = Math.min(due, lot.remaining);
+      for (const { lot, take } of allocate(lots, tokens)) {
         await tx
           .update(tokenLots)
           .set({ remaining: sql`${tokenLots.remaining} - ${take}` })
@@ -235,7 +228,6 @@ export class TokenLedger {
         await tx
           .insert(tokenSpendAllocations)
           .values({ spendId: spend.id, lotId: lot.id, userId, tokens: take, spentAt: now });
-        due -= take;
       }
       return { TokensSpent: tokens, TokenBalance: available - tokens };
     });
@@ -340,4 +332,31 @@ function lotType(cause: TokenLotCause, isRefunded: boolean, withdrawn: number): 
 /** The page count is an integer > 0 even when there is nothing yet. */
 function pageCount(items: number): number {
   return Math.max(1, Math.ceil(items / HISTORY_PAGE_SIZE));
+}
+
+interface PayingLot {
+  id: string;
+  remaining: number;
+}
+
+/** A customer's lots that can still pay, earliest purchased first (FIFO, ADR 0032). */
+function liveLotsOldestFirst(tx: Queryable, userId: string, now: Date): Promise<PayingLot[]> {
+  return tx
+    .select({ id: tokenLots.id, remaining: tokenLots.remaining })
+    .from(tokenLots)
+    .where(spendableLotsOf(userId, now))
+    .orderBy(asc(tokenLots.purchasedAt), asc(tokenLots.seq));
+}
+
+/** What each lot gives to `amount`, earliest first; the caller has checked that they hold it. */
+function allocate(lots: PayingLot[], amount: number): { lot: PayingLot; take: number }[] {
+  const taken: { lot: PayingLot; take: number }[] = [];
+  let due = amount;
+  for (const lot of lots) {
+    if (due === 0) break;
+    const take = Math.min(due, lot.remaining);
+    if (take > 0) taken.push({ lot, take });
+    due -= take;
+  }
+  return taken;
 }

@@ -40,13 +40,13 @@ const grant = async (email: string, amount: number) => {
 const withdraw = (
   email: string,
   amount: number,
-  reference?: string,
+  reference: string | null = `W-${++made}`,
   reason: string | null = 'ticket F-1: chargeback',
 ) =>
   operatorCall('withdraw-tokens', {
     email,
     amount,
-    ...(reference ? { reference } : {}),
+    ...(reference === null ? {} : { reference }),
     ...(reason === null ? {} : { reason }),
   });
 const purchases = async (token: string) =>
@@ -120,20 +120,20 @@ describe('finance withdraws tokens (ASVS 2.3.2, 8.2.1, 16.2.1)', () => {
       Amount: 100,
       TokenBalance: 900,
     });
-    // The reference names the withdrawal, whoever it was for.
+    // The reference names that withdrawal: for another customer or another amount it is refused.
     const other = newEmail('other');
-    await signUpVerified(t, other);
+    const otherToken = await signUpVerified(t, other);
     await grant(other, 50);
-    expect((await withdraw(other, 10, 'F-2')).json().Result).toEqual({
-      Withdrawn: false,
-      Amount: 10,
-      TokenBalance: 50,
-    });
+    const reused = await withdraw(other, 10, 'F-2');
+    expect([reused.statusCode, faultOf(reused)]).toEqual([409, 'TokenWithdrawalReferenceReused']);
+    const otherAmount = await withdraw(email, 200, 'F-2');
+    expect([otherAmount.statusCode, faultOf(otherAmount)]).toEqual([409, 'TokenWithdrawalReferenceReused']);
     expect(await auditCount()).toBe(audited + 1); // the grant to the other customer, nothing else
     expect(await balanceOf(token)).toBe(900);
-    // Without a reference, each is a new withdrawal.
-    expect((await withdraw(email, 100)).json().Result.TokenBalance).toBe(800);
-    expect((await withdraw(email, 100)).json().Result.TokenBalance).toBe(700);
+    expect(await balanceOf(otherToken)).toBe(50);
+    // Without a reference nothing makes a retry withdraw once: refused.
+    expect((await withdraw(email, 100, null)).statusCode).toBe(400);
+    expect(await balanceOf(token)).toBe(900);
   });
 
   it('never below zero: more than the balance is TokenWithdrawalExceedsBalance and takes nothing', async () => {
@@ -178,7 +178,12 @@ describe('finance withdraws tokens (ASVS 2.3.2, 8.2.1, 16.2.1)', () => {
     expect((await withdraw(email, 300, 'F-5')).json().Result.TokenBalance).toBe(700);
 
     // Half the price back: 500 of the pack's 1,000 tokens are the refund's, 200 are left after it.
-    const refund = await operatorCall('refund-payment', { invoiceTag: InvoiceTag, amountInCents: 500, reason: 'R-5' });
+    const refund = await operatorCall('refund-payment', {
+      invoiceTag: InvoiceTag,
+      amountInCents: 500,
+      reference: 'R-5',
+      reason: 'R-5',
+    });
     expect(refund.statusCode).toBe(200);
     const [lot] = await t.database.db
       .select()

@@ -67,16 +67,15 @@ export const voiceAiAdminRoutes: FastifyPluginAsyncZod<{
       const { email, amount, reference, reason } = request.body;
       const user = await findUserByEmail(db, email);
       if (!user) throw new Fault('UserNotFound');
-      const withdrawalRef = reference ?? random.bytes(16).toString('hex');
       // The withdrawal and its audit entry commit together (ADR 0045); a repeated reference withdraws once.
       const result = await db.transaction(async (tx) => {
-        const done = await ledger.withdrawByFinance(tx, { userId: user.id, amount, reference: withdrawalRef });
+        const done = await ledger.withdrawByFinance(tx, { userId: user.id, amount, reference });
         if (done.withdrawn) {
           await audit.append(tx, {
             actor: operatorOf(request),
             action: 'AdminWithdrawTokens',
             outcome: 'done',
-            target: { type: 'token-withdrawal', id: withdrawalRef },
+            target: { type: 'token-withdrawal', id: reference },
             customer: { id: user.id, email: user.email },
             before: { balance: done.balanceBefore },
             after: { balance: done.balanceAfter, withdrawn: amount, lots: done.takenFrom },

@@ -384,7 +384,7 @@ export class CheckoutService {
    * the audit entry that `record` writes.
    */
   async refundPayment(
-    request: { invoiceTag: string; amountInCents?: number | undefined; reference?: string | undefined },
+    request: { invoiceTag: string; amountInCents?: number | undefined; reference: string },
     operator: { id: string; email: string },
     record: (tx: Transaction, refunded: OperatorRefund) => Promise<void>,
   ): Promise<{ InvoiceTag: string; RefundedInCents: number; AmountInCents: number }> {
@@ -397,8 +397,10 @@ export class CheckoutService {
       .limit(1);
     if (!row) throw new Fault('PaymentNotFound');
     const paymentIntentId = row.paymentIntentId;
-    if (!paymentIntentId || (row.status !== 'succeeded' && row.status !== 'mismatched')) throw notPaid();
-    const charged = await this.chargedAmountOf(row);
+    if (!paymentIntentId || (row.status !== 'succeeded' && row.status !== 'mismatched')) {
+      throw new Fault('PaymentNotPaid');
+    }
+    const charged = await chargedAmountOf(db, row);
     const refundedNow = async (tx: Queryable) =>
       (
         await tx
@@ -411,19 +413,17 @@ export class CheckoutService {
       RefundedInCents: refunded,
       AmountInCents: charged,
     });
-    if (request.reference) {
-      const [made] = await db
-        .select({ id: operatorRefunds.id })
-        .from(operatorRefunds)
-        .where(and(eq(operatorRefunds.invoiceTag, row.invoiceTag), eq(operatorRefunds.reference, request.reference)));
-      if (made) return answer(await refundedNow(db));
-    }
+    const { reference } = request;
+    const [made] = await db
+      .select({ id: operatorRefunds.id })
+      .from(operatorRefunds)
+      .where(and(eq(operatorRefunds.invoiceTag, row.invoiceTag), eq(operatorRefunds.reference, reference)));
+    if (made) return answer(await refundedNow(db));
     const before = await refundedNow(db);
     const amount = request.amountInCents ?? charged - before;
     if (amount <= 0 || before + amount > charged) {
       throw new Fault('PaymentRefundInvalid', { RefundableInCents: String(Math.max(0, charged - before)) });
     }
-    const reference = request.reference ?? `after-${before}-refund-${amount}`;
     const refund = await provider.refund({
       paymentIntentId,
       amountInCents: amount,
@@ -473,16 +473,6 @@ export class CheckoutService {
   }
 
   /** What the payment charged: the session's price, or what a mismatched payment paid instead. */
-  private async chargedAmountOf(row: CheckoutSessionRow): Promise<number> {
-    if (row.status !== 'mismatched') return row.amountInCents;
-    const [mismatch] = await this.deps.db
-      .select({ received: paymentMismatches.receivedAmountInCents })
-      .from(paymentMismatches)
-      .where(eq(paymentMismatches.invoiceTag, row.invoiceTag))
-      .orderBy(desc(paymentMismatches.recordedAt))
-      .limit(1);
-    return mismatch?.received ?? row.amountInCents;
-  }
 
   /**
    * Takes back from the session's lot what the refunded fraction of its price calls for:
@@ -579,8 +569,19 @@ export class CheckoutService {
 }
 
 /** A refund of a payment that was never paid (nothing to give back). */
-export function notPaid(): Fault {
-  return new Fault('PaymentRefundInvalid', {}, 'This payment was not paid: there is nothing to refund.');
+/**
+ * What a payment charged: its checkout's price, or for a payment that did not match its checkout
+ * what the provider received (ADR 0032). Refunds are bounded by it, here and in the sandbox.
+ */
+export async function chargedAmountOf(db: Queryable, row: CheckoutSessionRow): Promise<number> {
+  if (row.status !== 'mismatched') return row.amountInCents;
+  const [mismatch] = await db
+    .select({ received: paymentMismatches.receivedAmountInCents })
+    .from(paymentMismatches)
+    .where(eq(paymentMismatches.invoiceTag, row.invoiceTag))
+    .orderBy(desc(paymentMismatches.recordedAt))
+    .limit(1);
+  return mismatch?.received ?? row.amountInCents;
 }
 
 /**

@@ -2,10 +2,17 @@ import { refundedLotType } from '@soundid/contracts';
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, signUpVerified } from '../../../test/accounts-flow';
-import { createTestApp, type TestApp } from '../../../test/kit/test-app';
-import { checkoutLot, sandboxCheckout, sandboxPurchase } from '../../../test/payment-webhooks';
+import { createTestApp, TEST_SESSION_SECRET, type TestApp } from '../../../test/kit/test-app';
+import {
+  checkoutLot,
+  deliverSigned,
+  paidSessionEvent,
+  sandboxCheckout,
+  sandboxPurchase,
+} from '../../../test/payment-webhooks';
 import { auditEntries } from '../../db/operators-schema';
 import { paymentRefunds, paymentWebhookEvents } from '../../db/payments-schema';
+import { deriveSandboxWebhookSecret } from '../../dev/stripe-sandbox/provider';
 
 /**
  * Finance refunds a card payment (AdminRefundPayment) through the payment provider, here the
@@ -28,7 +35,7 @@ const refund = async (
   amountInCents?: number,
   roles: ('finance' | 'support' | 'admin')[] = ['finance'],
   reason: string | null = 'ticket R-1: customer asked',
-  reference?: string,
+  reference: string | null = `form-${++made}`,
 ) =>
   t.app.inject({
     method: 'POST',
@@ -37,7 +44,7 @@ const refund = async (
       invoiceTag,
       ...(amountInCents === undefined ? {} : { amountInCents }),
       ...(reason === null ? {} : { reason }),
-      ...(reference ? { reference } : {}),
+      ...(reference === null ? {} : { reference }),
     },
     headers: { authorization: `Bearer ${await t.operatorToken(roles)}` },
   });
@@ -143,6 +150,25 @@ describe('finance refunds a card payment through the provider (ASVS 2.3.2, 8.2.1
     expect((await purchases(token))[0]).toMatchObject({ TokenBalance: 0 });
   });
 
+  it('a payment that did not match its checkout refunds at most what was received, two refunds at once included', async () => {
+    const token = await signUpVerified(t, newEmail('mismatched'));
+    const { clientSecret, invoiceTag } = await sandboxCheckout(t, token);
+    const sessionId = clientSecret.replace(/_secret_.*$/, '');
+    // The processor received $5.00 for the $9.99 pack: recorded as a mismatch, nothing credited.
+    const paid = paidSessionEvent('evt_mismatch_half', sessionId, invoiceTag, t.clock.now(), {
+      amount_total: 500,
+      currency: 'usd',
+    });
+    const secret = deriveSandboxWebhookSecret(TEST_SESSION_SECRET);
+    expect((await deliverSigned(t, paid, secret)).json().Result.Outcome).toBe('mismatched');
+    const answers = await Promise.all([refund(invoiceTag, 300), refund(invoiceTag, 250)]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409]);
+    expect(answers.map(faultOf).filter(Boolean)).toEqual(['PaymentRefundInvalid']);
+    const [kept] = await t.database.db.select().from(paymentRefunds).where(eq(paymentRefunds.invoiceTag, invoiceTag));
+    expect(kept).toMatchObject({ chargedInCents: 500 });
+    expect(kept?.refundedInCents).toBeLessThanOrEqual(500);
+  });
+
   it('refuses an unknown or unpaid payment, bad input and the other roles with a 4xx; nothing changes', async () => {
     const { token, invoiceTag } = await bought('refused');
     const unknown = await refund('inv_doesnotexist000000');
@@ -150,7 +176,9 @@ describe('finance refunds a card payment through the provider (ASVS 2.3.2, 8.2.1
     const unpaidToken = await signUpVerified(t, newEmail('unpaid'));
     const unpaid = (await sandboxCheckout(t, unpaidToken)).invoiceTag;
     const notPaid = await refund(unpaid);
-    expect([notPaid.statusCode, faultOf(notPaid)]).toEqual([409, 'PaymentRefundInvalid']);
+    expect([notPaid.statusCode, faultOf(notPaid)]).toEqual([409, 'PaymentNotPaid']);
+    // No reference, nothing that makes a retry refund once: refused.
+    expect((await refund(invoiceTag, 100, ['finance'], 'R-9', null)).statusCode).toBe(400);
     expect((await refund(invoiceTag, 1000)).statusCode).toBe(409);
     expect((await refund(invoiceTag, 0)).statusCode).toBe(400);
     expect((await refund(invoiceTag, -5)).statusCode).toBe(400);

@@ -207,7 +207,7 @@ describe('refunds of token packs (charge.refunded; ASVS 2.3.2, 2.3.3)', () => {
     expect(faultOf(await refund(invoiceTag, 1000))).toBe('PaymentRefundInvalid');
     expect(faultOf(await refund('inv_doesnotexist000000'))).toBe('PaymentNotFound');
     const unpaid = await preparedSession('unpaid-refund@example.com');
-    expect(faultOf(await refund(unpaid.invoiceTag))).toBe('PaymentRefundInvalid');
+    expect(faultOf(await refund(unpaid.invoiceTag))).toBe('PaymentNotPaid');
     expect(await lotOf(invoiceTag)).toMatchObject({ remaining: 1000, withdrawn: 0, refundedAt: null });
     expect((await purchases(token))[0]).toMatchObject({ Type: 'Purchased', TokenBalance: 1000 });
   });

@@ -137,7 +137,7 @@ describe('card checkout with STRIPE_* set', () => {
     const refund = await t.app.inject({
       method: 'POST',
       url: '/api/admin/refund-payment',
-      payload: { invoiceTag: result.InvoiceTag, amountInCents: 500, reason: 'ticket R-7: half back' },
+      payload: { invoiceTag: result.InvoiceTag, amountInCents: 500, reference: 'R-7', reason: 'ticket R-7: half back' },
       headers: { authorization: `Bearer ${await t.operatorToken(['finance'])}` },
     });
     expect(refund.statusCode).toBe(200);
@@ -145,7 +145,7 @@ describe('card checkout with STRIPE_* set', () => {
     const sent = standIn.requests.findLast((r) => r.path === '/v1/refunds');
     expect(sent?.form.get('payment_intent')).toBe('pi_ref1');
     expect(sent?.form.get('amount')).toBe('500');
-    expect(sent?.headers['idempotency-key']).toBe(`refund-${result.InvoiceTag}-after-0-refund-500`);
+    expect(sent?.headers['idempotency-key']).toBe(`refund-${result.InvoiceTag}-R-7`);
     const balance = async () =>
       (await t.call('/api/voiceai/GetPurchaseHistory', { page: 1 }, token)).json().Result.PageItems[0].TokenBalance;
     expect(await balance()).toBe(500);

@@ -10,6 +10,8 @@ export const BRAND = 'My SoundID';
 export interface MailContent {
   to: string;
   subject: string;
+  /** The subject logs and the mail record keep instead, when `subject` carries a secret. */
+  recordedSubject?: string;
   /** First line of the mail, e.g. "Confirm your email address". */
   heading: string;
   /** Paragraphs before the button; plain text, escaped for the HTML body. */
@@ -26,7 +28,7 @@ const paragraph = (text: string) =>
 
 /** Builds both bodies of a mail from one content description, in the SoundID house style. */
 export function renderMail(content: MailContent): OutgoingMail {
-  const { to, subject, heading, intro, action, outro } = content;
+  const { to, subject, recordedSubject, heading, intro, action, outro } = content;
   const signature = `The ${BRAND} team`;
 
   const text = [
@@ -69,5 +71,12 @@ ${outro.map(paragraph).join('\n')}
 </html>
 `;
 
-  return { to, subject, text, html, links: action ? [action.link] : [] };
+  return {
+    to,
+    subject,
+    ...(recordedSubject ? { recordedSubject } : {}),
+    text,
+    html,
+    links: action ? [action.link] : [],
+  };
 }

@@ -3,6 +3,11 @@ export interface OutgoingMail {
   /** The one recipient: an address of the contract's rule (ADR 0031), never a list or a name. */
   to: string;
   subject: string;
+  /**
+   * The subject as logs and the mail record keep it, when the subject carries a secret (a
+   * confirmation code): never the secret itself (ASVS 16.2.5).
+   */
+  recordedSubject?: string;
   text: string;
   html: string;
   /** The action links inside the mail, for the dev outbox and the console. */

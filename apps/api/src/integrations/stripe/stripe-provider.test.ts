@@ -175,6 +175,11 @@ describe('refunds through the Stripe API (AdminRefundPayment)', () => {
     expect(await refusal(provider().refund(request('pi_refund_b', 100, 'k-over')))).toBe('PaymentRefundInvalid');
     standIn.charges.set('pi_refund_c', { amount: 999, currency: 'usd', refunded: 999 });
     expect(await refusal(provider().refund(request('pi_refund_c', undefined, 'k-done')))).toBe('PaymentRefundInvalid');
+    // A key used again with another amount: Stripe's idempotency_error, the first refund stands.
+    standIn.charges.set('pi_refund_d', { amount: 999, currency: 'usd', refunded: 0 });
+    await provider().refund(request('pi_refund_d', 100, 'k-again'));
+    expect(await refusal(provider().refund(request('pi_refund_d', 200, 'k-again')))).toBe('PaymentRefundInProgress');
+    expect(standIn.charges.get('pi_refund_d')?.refunded).toBe(100);
     const down = new StripeCheckoutProvider({
       secretKey: 'sk_test_standin',
       publishableKey: 'pk_test_standin',

@@ -108,6 +108,14 @@ export class StripeCheckoutProvider implements CheckoutProvider {
         { idempotencyKey: request.idempotencyKey },
       );
     } catch (error) {
+      // The same key while its first request is in flight (409), or again with other parameters:
+      // Stripe's idempotency refusals (docs.stripe.com/idempotency); the first request stands.
+      if (
+        error instanceof Stripe.errors.StripeIdempotencyError ||
+        (error instanceof Stripe.errors.StripeError && error.statusCode === 409)
+      ) {
+        throw new Fault('PaymentRefundInProgress');
+      }
       if (error instanceof Stripe.errors.StripeInvalidRequestError) {
         if (error.code === 'resource_missing') throw new Fault('PaymentNotFound');
         // Already refunded in full, or more asked than is left on the charge.
