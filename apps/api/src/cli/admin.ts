@@ -76,10 +76,10 @@ Customers and catalogue:
   payment-mismatches         Card payments not credited: amount or currency not as their checkout offered
   grant-tokens --email <address> --amount <n> --reason <why> [--reference <ticket>]
                              Credit voice AI tokens (valid 12 months); the same reference credits once
-  withdraw-tokens --email <address> --amount <n> --reason <why> [--reference <ticket>]
+  withdraw-tokens --email <address> --amount <n> --reference <ticket> --reason <why>
                              Take voice AI tokens back, earliest lots first, never below zero;
                              the same reference withdraws once
-  refund-payment --invoice-tag <inv_…> [--amount-cents <n>] --reason <why> [--reference <ticket>]
+  refund-payment --invoice-tag <inv_…> [--amount-cents <n>] --reference <ticket> --reason <why>
                              Refund a card payment through the payment provider (Stripe, or the
                              sandbox): what is left of it, or --amount-cents; its tokens are taken
                              back; the same reference refunds once
@@ -165,7 +165,8 @@ function tokenChange<N extends 'AdminGrantTokens' | 'AdminWithdrawTokens'>(
         email: requireOption(args, 'email'),
         amount: positiveInteger(args, 'amount'),
         reason: requireOption(args, 'reason'),
-        ...referenceOf(args),
+        // A withdrawal happens once per reference, so it needs one; a grant may go without.
+        ...(call === 'AdminWithdrawTokens' ? { reference: requireOption(args, 'reference') } : referenceOf(args)),
       });
       console.log(outcome(result));
       console.log(`balance ${result.TokenBalance}`);
@@ -232,7 +233,7 @@ const commands: Record<string, Command> = {
       const password = process.env.OPERATOR_PASSWORD || (await prompt('Password: ', true));
       const { Challenge } = await api('OperatorLogin', { email, password });
       const code = typeof args.code === 'string' ? args.code : await prompt('Authenticator code: ');
-      const session = await api('OperatorLoginSecondFactor', { challenge: Challenge, code });
+      const session = await api('OperatorLoginSecondFactor', { challenge: Challenge, code, answer: 'token' });
       const signedIn = { authorization: `Bearer ${session.Token}` };
       const days = typeof args.days === 'string' ? Number(args.days) : OPERATOR_API_TOKEN_DEFAULT_DAYS;
       const scope = args.scope === 'read' ? 'read' : 'write';
@@ -542,7 +543,7 @@ const commands: Record<string, Command> = {
         invoiceTag: requireOption(args, 'invoice-tag'),
         reason: requireOption(args, 'reason'),
         ...(args['amount-cents'] === undefined ? {} : { amountInCents: positiveInteger(args, 'amount-cents') }),
-        ...referenceOf(args),
+        reference: requireOption(args, 'reference'),
       });
       console.log(`${result.InvoiceTag}: ${result.RefundedInCents} of ${result.AmountInCents} cents refunded in all`);
     },

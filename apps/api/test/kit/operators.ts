@@ -110,7 +110,11 @@ export class OperatorKit {
    */
   async signIn(email: string, secret: string, password = OPERATOR_TEST_PASSWORD): Promise<string> {
     const { Challenge } = await this.call('OperatorLogin', { email, password });
-    const signedIn = await this.call('OperatorLoginSecondFactor', { challenge: Challenge, code: this.code(secret, 1) });
+    const signedIn = await this.call('OperatorLoginSecondFactor', {
+      challenge: Challenge,
+      code: this.code(secret, 1),
+      answer: 'token',
+    });
     return signedIn.Token as string;
   }
 

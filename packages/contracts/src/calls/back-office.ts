@@ -20,6 +20,8 @@ export const CUSTOMER_SEARCH_LIMIT = 25;
 export const CUSTOMER_SEARCH_MIN_LENGTH = 3;
 /** The newest entries of each list a customer page shows (usage, mails, audit). */
 export const CUSTOMER_PAGE_LIST_SIZE = 50;
+/** Bad rows a refused import lists one by one; the rest are counted in one last line. */
+export const CSV_BAD_ROWS_LISTED = 100;
 /** Rows a serial import takes at once (AdminAddSerials' own bound). */
 export const SERIAL_IMPORT_MAX_ROWS = 10_000;
 

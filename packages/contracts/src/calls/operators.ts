@@ -136,8 +136,16 @@ export const operatorCalls = {
   ConfirmOperatorInvitation: callBody({ token: z.string().max(200), code: totpCodeSchema }),
   /** Password first: every operator has a second factor, so this always answers a challenge. */
   OperatorLogin: callBody({ email: emailSchema, password: z.string().max(PASSWORD_MAX_LENGTH) }),
-  /** The authenticator code completes the sign-in: the console's cookie, and the token for the CLI. */
-  OperatorLoginSecondFactor: callBody({ challenge: signInChallengeSchema, code: totpCodeSchema }),
+  /**
+   * The authenticator code completes the sign-in. `answer`: 'cookie' (the console) sets the
+   * HttpOnly cookie and puts no token where the page's scripts can read it; 'token' (the CLI)
+   * answers the session token in the body and sets no cookie (ADR 0047).
+   */
+  OperatorLoginSecondFactor: callBody({
+    challenge: signInChallengeSchema,
+    code: totpCodeSchema,
+    answer: z.enum(['cookie', 'token']).default('cookie'),
+  }),
   OperatorLogout: emptyBody,
   OperatorMe: emptyBody,
   ListOperatorSessions: emptyBody,
@@ -218,7 +226,12 @@ export const operatorResults = {
   AcceptOperatorInvitation: z.object({ Email: z.string(), TotpSecret: z.string(), OtpauthUrl: z.string() }),
   ConfirmOperatorInvitation: z.object({ Email: z.string() }),
   OperatorLogin: z.object({ Challenge: z.string() }),
-  OperatorLoginSecondFactor: z.object({ Operator: operatorSchema, Token: z.string(), ExpiresAt: z.string() }),
+  /** `Token` only for `answer: 'token'`. */
+  OperatorLoginSecondFactor: z.object({
+    Operator: operatorSchema,
+    Token: z.string().optional(),
+    ExpiresAt: z.string(),
+  }),
   OperatorLogout: z.object({}),
   OperatorMe: z.object({
     Operator: operatorSchema,

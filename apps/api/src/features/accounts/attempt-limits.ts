@@ -53,13 +53,8 @@ export class AttemptLimiter {
    * a caller that saw 'clear' has no counter to reset after a success.
    */
   async standing(rule: LimitRule, key: string): Promise<'locked' | 'counting' | 'clear'> {
-    const now = this.clock.now();
     const [row] = await this.counter.execute({ scope: rule.scope, key });
-    if (!row) return 'clear';
-    if (row.lockedUntil && row.lockedUntil > now) return 'locked';
-    if (rule.lockMinutes) return 'counting';
-    const windowOpen = row.windowStartedAt.getTime() + rule.windowMinutes * 60_000 > now.getTime();
-    return windowOpen && row.count >= rule.max ? 'locked' : 'counting';
+    return standingOf(rule, row, this.clock.now());
   }
 
   /** Counts one attempt; returns true when the key is now over its limit. */
@@ -172,9 +167,28 @@ export class AttemptLimiter {
     return !(row?.lockedUntil && row.lockedUntil > now);
   }
 
-  async reset(rule: LimitRule, key: string, db: Queryable = this.db): Promise<void> {
-    await db
+  /** Clears a key's counter; answers whether it was locked, as the one statement found it. */
+  async reset(rule: LimitRule, key: string, db: Queryable = this.db): Promise<boolean> {
+    const [row] = await db
       .delete(attemptCounters)
-      .where(sql`${attemptCounters.scope} = ${rule.scope} and ${attemptCounters.key} = ${key}`);
+      .where(sql`${attemptCounters.scope} = ${rule.scope} and ${attemptCounters.key} = ${key}`)
+      .returning({
+        count: attemptCounters.count,
+        windowStartedAt: attemptCounters.windowStartedAt,
+        lockedUntil: attemptCounters.lockedUntil,
+      });
+    return standingOf(rule, row, this.clock.now()) === 'locked';
   }
+}
+
+function standingOf(
+  rule: LimitRule,
+  row: { count: number; windowStartedAt: Date; lockedUntil: Date | null } | undefined,
+  now: Date,
+): 'locked' | 'counting' | 'clear' {
+  if (!row) return 'clear';
+  if (row.lockedUntil && row.lockedUntil > now) return 'locked';
+  if (rule.lockMinutes) return 'counting';
+  const windowOpen = row.windowStartedAt.getTime() + rule.windowMinutes * 60_000 > now.getTime();
+  return windowOpen && row.count >= rule.max ? 'locked' : 'counting';
 }

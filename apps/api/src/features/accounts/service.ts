@@ -281,12 +281,12 @@ export class AccountService {
    */
   async unlockSignIn(email: string, record: (tx: Queryable, wasLocked: boolean) => Promise<void>): Promise<boolean> {
     const key = normalizeEmail(email);
-    const wasLocked = await this.deps.limiter.isLocked(LOGIN_LIMIT, key);
-    await this.deps.db.transaction(async (tx) => {
-      await this.deps.limiter.reset(LOGIN_LIMIT, key, tx);
+    // Whether it was locked is what the clearing statement removed, not a read before it.
+    return this.deps.db.transaction(async (tx) => {
+      const wasLocked = await this.deps.limiter.reset(LOGIN_LIMIT, key, tx);
       await record(tx, wasLocked);
+      return wasLocked;
     });
-    return wasLocked;
   }
 
   /** A new link for a customer who proves the password (login screen, expired link). */

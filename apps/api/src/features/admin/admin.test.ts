@@ -158,8 +158,14 @@ describe('npm run admin', { timeout: 120_000 }, () => {
     expect((await cli([...refund, '--amount-cents', '300', '--reference', 'F-12a'])).stdout).toBe(
       `${invoiceTag}: 300 of 999 cents refunded in all\n`,
     );
-    expect((await cli(refund)).stdout).toBe(`${invoiceTag}: 999 of 999 cents refunded in all\n`);
     await expect(cli(refund)).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--reference is required'),
+    });
+    expect((await cli([...refund, '--reference', 'F-12b'])).stdout).toBe(
+      `${invoiceTag}: 999 of 999 cents refunded in all\n`,
+    );
+    await expect(cli([...refund, '--reference', 'F-12c'])).rejects.toMatchObject({
       code: 1,
       stderr: expect.stringContaining('PaymentRefundInvalid'),
     });
@@ -174,11 +180,17 @@ describe('npm run admin', { timeout: 120_000 }, () => {
     const once = [...withdraw, '--amount', '100', '--reference', 'F-13', ...as(finance)];
     expect((await cli(once)).stdout).toBe('withdrew 100 tokens\nbalance 150\n');
     expect((await cli(once)).stdout).toBe('already withdrawn for this reference\nbalance 150\n');
-    await expect(cli([...withdraw, '--amount', '151', ...as(finance)])).rejects.toMatchObject({
+    await expect(cli([...withdraw, '--amount', '10', ...as(finance)])).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--reference is required'),
+    });
+    await expect(cli([...withdraw, '--amount', '151', '--reference', 'F-14', ...as(finance)])).rejects.toMatchObject({
       code: 1,
       stderr: expect.stringContaining('TokenWithdrawalExceedsBalance'),
     });
-    await expect(cli([...withdraw, '--amount', '-5', ...as(finance)])).rejects.toMatchObject({ code: 2 });
+    await expect(cli([...withdraw, '--amount', '-5', '--reference', 'F-15', ...as(finance)])).rejects.toMatchObject({
+      code: 2,
+    });
   });
 
   it('imports serials from a CSV file, listing every bad row of a bad one', async () => {

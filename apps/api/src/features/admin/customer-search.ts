@@ -4,16 +4,18 @@ import {
   type CustomerSearchHit,
   type CustomerSearchKind,
   invoiceTagSchema,
+  LICENSE_KEY_GROUP_LENGTH,
   LICENSE_KEY_LENGTH,
+  licenceKeyEnding,
   normalizeLicenseKey,
 } from '@soundid/contracts';
 import { and, eq, inArray, isNotNull, like, or, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { devices, licenseKeys } from '../../db/licences-schema';
+import { likePrefix } from '../../db/like-prefix';
 import { checkoutSessions } from '../../db/payments-schema';
 import { users } from '../../db/schema';
 import { storefrontOrders } from '../../db/storefront-schema';
-import { escapeLike } from '../operators/audit-trail';
 
 /**
  * The operators' customer search (docs/api.md, Operators: AdminSearchCustomers). Each kind is one
@@ -29,8 +31,6 @@ interface Match {
   matched: string;
 }
 
-/** The characters of a key's last group (6-6-6-6). */
-const KEY_GROUP = 6;
 /** A storefront order number as the operator types it: #1001 or 1001. */
 const ORDER_NUMBER = /^#?\s*(\d{1,20})$/;
 
@@ -43,7 +43,7 @@ const finders: Record<CustomerSearchKind, Finder> = {
       db
         .select({ userId: users.id, matched: users.email })
         .from(users)
-        .where(like(users.email, `${escapeLike(query.toLowerCase())}%`))
+        .where(like(users.email, likePrefix(query.toLowerCase())))
         // The order of users_email_prefix_idx (text_pattern_ops): read in order, stopped at `want`.
         .orderBy(sql`${users.email} using ~<~`)
         .limit(want)
@@ -56,9 +56,9 @@ const finders: Record<CustomerSearchKind, Finder> = {
     const where =
       key.length === LICENSE_KEY_LENGTH
         ? eq(licenseKeys.key, key)
-        : key.length === KEY_GROUP
+        : key.length === LICENSE_KEY_GROUP_LENGTH
           ? // A literal 6, as license_keys_ending_idx is written: a parameter would not match the index.
-            sql`right(${licenseKeys.key}, ${sql.raw(String(KEY_GROUP))}) = ${key}`
+            sql`right(${licenseKeys.key}, ${sql.raw(String(LICENSE_KEY_GROUP_LENGTH))}) = ${key}`
           : undefined;
     if (!where) return [];
     const rows = await db
@@ -67,7 +67,7 @@ const finders: Record<CustomerSearchKind, Finder> = {
       .where(and(where, isNotNull(licenseKeys.userId)))
       .orderBy(licenseKeys.userId)
       .limit(want);
-    return rows.map((row) => ({ userId: row.userId as string, matched: row.key.slice(-KEY_GROUP) }));
+    return rows.map((row) => ({ userId: row.userId as string, matched: licenceKeyEnding(row.key) }));
   },
 
   /** A device name in any case, or a machine id as the app reported it; deactivated ones too. */

@@ -1,4 +1,4 @@
-import { callSchemas } from '@soundid/contracts';
+import { callSchemas, licenceKeyEnding } from '@soundid/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Database, Queryable } from '../../db/client';
@@ -19,7 +19,7 @@ import type { LicenceService } from './service';
 const IMPORT_BODY_LIMIT = 3 * 1024 * 1024;
 
 /** What the audit keeps of issued keys and codes: how many, and each one's last six characters. */
-const tails = (codes: string[]) => codes.map((code) => code.slice(-6));
+const tails = (codes: string[]) => codes.map(licenceKeyEnding);
 
 /**
  * Operator API of the licences area (`npm run admin -- products|issue-keys|issue-upgrade-codes|add-serials|import-serials`):
@@ -183,7 +183,7 @@ export const licenceAdminRoutes: FastifyPluginAsyncZod<{
           actor: operatorOf(request),
           action: 'AdminMoveLicence',
           outcome: 'done',
-          target: { type: 'licence-key', id: key.slice(-6) },
+          target: { type: 'licence-key', id: licenceKeyEnding(key) },
           customer: { id: target.id, email: target.email },
           before: { owner: from, product: productCode },
           after: { owner: target.email },
@@ -205,7 +205,7 @@ export const licenceAdminRoutes: FastifyPluginAsyncZod<{
           actor: operatorOf(request),
           action: 'AdminResetDeactivations',
           outcome: 'done',
-          target: { type: 'licence-key', id: key.slice(-6) },
+          target: { type: 'licence-key', id: licenceKeyEnding(key) },
           customer: await customerOf(tx, userId),
           before: { product: productCode, deactivationsUsed: forgiven },
           after: { deactivationsUsed: 0, forgiven },
@@ -215,7 +215,7 @@ export const licenceAdminRoutes: FastifyPluginAsyncZod<{
       });
       return {
         Success: true as const,
-        Result: { Product: reset.productCode, KeyEnding: key.slice(-6), Forgiven: reset.forgiven },
+        Result: { Product: reset.productCode, KeyEnding: licenceKeyEnding(key), Forgiven: reset.forgiven },
       };
     },
   );

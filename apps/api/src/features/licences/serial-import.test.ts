@@ -1,4 +1,4 @@
-import { csvRowsOf, SERIAL_IMPORT_MAX_ROWS } from '@soundid/contracts';
+import { CSV_BAD_ROWS_LISTED, csvRowsOf, SERIAL_IMPORT_MAX_ROWS } from '@soundid/contracts';
 import { desc } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, signUpVerified } from '../../../test/accounts-flow';
@@ -70,6 +70,17 @@ describe('reading the file', () => {
     ]);
     expect(badRowsOf('ADAM00022\n"ADAM00023\nADAM00024\n')[0]).toMatch(
       /^Row \d: a quote opened on this row is never closed/,
+    );
+  });
+
+  it(`lists the first ${CSV_BAD_ROWS_LISTED} bad rows and counts the rest, rows it cannot read counted against the limit`, () => {
+    const broken = Array.from({ length: 150 }, (_, i) => `AD"AM${String(i).padStart(5, '0')}`);
+    const listed = badRowsOf(broken.join('\n'));
+    expect(listed).toHaveLength(CSV_BAD_ROWS_LISTED + 1);
+    expect(listed.at(-1)).toBe('… and 50 more bad rows');
+    const unreadable = Array.from({ length: SERIAL_IMPORT_MAX_ROWS + 1 }, (_, i) => `S"${i}`);
+    expect(() => serialsFromCsv(unreadable.join('\n'))).toThrow(
+      expect.objectContaining({ faultName: 'RequestInvalid', message: expect.stringContaining('at most 10000') }),
     );
   });
 

@@ -1,4 +1,4 @@
-import { CSV_ROWS_VARIABLE, SERIAL_IMPORT_MAX_ROWS, serialSchema } from '@soundid/contracts';
+import { CSV_BAD_ROWS_LISTED, CSV_ROWS_VARIABLE, SERIAL_IMPORT_MAX_ROWS, serialSchema } from '@soundid/contracts';
 import { type CsvError, parse } from 'csv-parse/sync';
 import { Fault } from '../../lib/fault';
 import { normalizeCode } from './codes';
@@ -49,8 +49,9 @@ export function serialsFromCsv(csv: string): string[] {
   if (rows.length === 0 && bad.length === 0) {
     throw new Fault('RequestInvalid', { csv: 'The file has no serials.' }, 'The file has no serials.');
   }
-  if (rows.length > SERIAL_IMPORT_MAX_ROWS) {
-    const text = `The file has ${rows.length} serials; at most ${SERIAL_IMPORT_MAX_ROWS} are imported at once.`;
+  // Rows csv-parse could not read count too: a file of broken rows is no longer than a good one.
+  if (rows.length + bad.length > SERIAL_IMPORT_MAX_ROWS) {
+    const text = `The file has ${rows.length + bad.length} rows; at most ${SERIAL_IMPORT_MAX_ROWS} are imported at once.`;
     throw new Fault('RequestInvalid', { csv: text }, text);
   }
 
@@ -72,7 +73,12 @@ export function serialsFromCsv(csv: string): string[] {
     serials.push(serial);
   }
   if (bad.length > 0) {
-    const listed = bad.sort((a, b) => a.row - b.row).map(({ row, problem }) => `Row ${row}: ${problem}`);
+    const listed = bad
+      .sort((a, b) => a.row - b.row)
+      .slice(0, CSV_BAD_ROWS_LISTED)
+      .map(({ row, problem }) => `Row ${row}: ${problem}`);
+    // The answer stays small whatever the file: the first rows, then how many more.
+    if (bad.length > CSV_BAD_ROWS_LISTED) listed.push(`… and ${bad.length - CSV_BAD_ROWS_LISTED} more bad rows`);
     throw new Fault('CsvRowsInvalid', { [CSV_ROWS_VARIABLE]: JSON.stringify(listed) });
   }
   return serials;

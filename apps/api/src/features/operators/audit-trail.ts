@@ -2,6 +2,7 @@ import { createHmac, hkdfSync } from 'node:crypto';
 import { AUDIT_PAGE_SIZE, type AuditEntry } from '@soundid/contracts';
 import { and, asc, desc, eq, gt, gte, ilike, lt, lte, or, sql } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client';
+import { likePrefix } from '../../db/like-prefix';
 import { auditEntries } from '../../db/operators-schema';
 import type { Clock } from '../../lib/clock';
 
@@ -144,10 +145,10 @@ export class AuditTrail {
   }): Promise<{ Entries: AuditEntry[]; More: boolean }> {
     const limit = filter.limit ?? AUDIT_PAGE_SIZE;
     const conditions = [
-      filter.operator ? ilike(auditEntries.operatorEmail, `${escapeLike(filter.operator.toLowerCase())}%`) : undefined,
+      filter.operator ? ilike(auditEntries.operatorEmail, likePrefix(filter.operator.toLowerCase())) : undefined,
       filter.customer
         ? or(
-            ilike(auditEntries.customerEmail, `${escapeLike(filter.customer.toLowerCase())}%`),
+            ilike(auditEntries.customerEmail, likePrefix(filter.customer.toLowerCase())),
             eq(auditEntries.targetId, filter.customer),
           )
         : undefined,
@@ -211,9 +212,6 @@ function canonical(value: unknown): unknown {
   }
   return value;
 }
-
-/** A LIKE pattern that matches `text` literally: its %, _ and backslashes escaped. */
-export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export function toAuditEntry(row: Row): AuditEntry {
   return {

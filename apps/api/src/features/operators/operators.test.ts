@@ -144,6 +144,9 @@ describe('operator sign-in (ASVS 6.3.3, 6.5.x, 7.3.x)', () => {
       .Challenge;
     t.clock.advanceMinutes(1);
     const res = await post('OperatorLoginSecondFactor', { challenge, code: t.operators.code(secret, 1) });
+    // The console's answer carries no token its scripts could read: the HttpOnly cookie alone.
+    expect(res.json().Result.Token).toBeUndefined();
+    expect(res.body).not.toContain(res.cookies[0]?.value);
     const cookie = res.cookies[0];
     expect(cookie).toMatchObject({
       name: 'soundid_console',

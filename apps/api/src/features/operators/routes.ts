@@ -52,8 +52,11 @@ export const operatorRoutes: FastifyPluginAsyncZod<{
         metaOf(request),
         originOf(request),
       );
+      const answered = { Operator: signedIn.Operator, ExpiresAt: signedIn.ExpiresAt.toISOString() };
+      // The console's session lives in the HttpOnly cookie alone; the CLI asks for the token.
+      if (request.body.answer === 'token') return ok({ ...answered, Token: signedIn.Token });
       cookie.set(reply, signedIn.Token);
-      return ok({ Operator: signedIn.Operator, Token: signedIn.Token, ExpiresAt: signedIn.ExpiresAt.toISOString() });
+      return ok(answered);
     },
   );
   app.post(
