@@ -12,7 +12,8 @@ describe('sign-in (ADR 0044: password, then the authenticator code)', () => {
       '/api/admin/OperatorLogin': () => ({ Result: { Challenge: 'challenge-1' } }),
       '/api/admin/OperatorLoginSecondFactor': () => {
         signedIn = true;
-        return { Result: { Operator: {}, Token: 'not-for-the-browser', ExpiresAt: '2026-01-01T00:00:00.000Z' } };
+        // The console asks for the cookie answer (the default): no Token in the body (ADR 0047).
+        return { Result: { Operator: {}, ExpiresAt: '2026-01-01T00:00:00.000Z' } };
       },
       '/api/admin/search-customers': () => ({ Result: { Customers: [], More: false } }),
     });

@@ -1,5 +1,5 @@
-import { type CallResult, normalizeLicenseKey } from '@soundid/contracts';
-import { useId } from 'react';
+import { type CallResult, normalizeLicenseKey, OPERATOR_REFERENCE_MAX_LENGTH } from '@soundid/contracts';
+import { useId, useState } from 'react';
 import { ActionDialog, type DialogValues } from '../components/action-dialog';
 import { post } from '../lib/api';
 import { formatMoney } from '../lib/format';
@@ -140,26 +140,51 @@ export function ResetDeactivations({ licence, report }: { licence: Licence; repo
 
 // ── Finance: tokens and payments ──
 
+/**
+ * The reference that makes a change happen once: the ticket the operator types, or else one made
+ * when the dialog opened (the dialog's fields mount on each opening), so a double submit or a
+ * retry after a lost answer within one opening is applied once, and the next opening is a new
+ * change. The service keys the change, and a refund the provider's idempotency key, on it.
+ */
+function ReferenceField({ label = 'Reference (optional)' }: { label?: string }) {
+  const id = useId();
+  const [attempt] = useState(() => crypto.randomUUID());
+  return (
+    <>
+      <label htmlFor={`${id}-reference`}>{label}</label>
+      <input
+        id={`${id}-reference`}
+        name="reference"
+        maxLength={OPERATOR_REFERENCE_MAX_LENGTH}
+        aria-describedby={`${id}-reference-hint`}
+      />
+      <p id={`${id}-reference-hint`} className="hint">
+        A ticket id: the same reference is applied once.
+      </p>
+      <input type="hidden" name="attempt" value={attempt} />
+    </>
+  );
+}
+
+/** The typed reference, or this opening's own. */
+const referenceOf = ({ reference = '', attempt = '' }: DialogValues) => reference.trim() || attempt;
+
 function TokenFields() {
   const id = useId();
   return (
     <>
       <label htmlFor={`${id}-amount`}>Tokens</label>
       <input id={`${id}-amount`} name="amount" type="number" min={1} step={1} inputMode="numeric" required />
-      <label htmlFor={`${id}-reference`}>Reference (optional)</label>
-      <input id={`${id}-reference`} name="reference" aria-describedby={`${id}-reference-hint`} />
-      <p id={`${id}-reference-hint`} className="hint">
-        A ticket id: the same reference is applied once.
-      </p>
+      <ReferenceField />
     </>
   );
 }
 
-const tokenBody = (email: string, { amount = '', reference = '', reason }: DialogValues) => ({
+const tokenBody = (email: string, values: DialogValues) => ({
   email,
-  amount: Number(amount),
-  ...(reference.trim() ? { reference: reference.trim() } : {}),
-  reason,
+  amount: Number(values.amount ?? ''),
+  reference: referenceOf(values),
+  reason: values.reason,
 });
 const amountCheck = ({ amount = '' }: Record<string, string>) =>
   Number.isInteger(Number(amount)) && Number(amount) > 0 ? undefined : 'Give a whole number of tokens above 0.';
@@ -234,13 +259,15 @@ export function RefundPayment({ payment, report }: { payment: Payment; report: R
           ? undefined
           : `Give an amount above 0 and at most ${formatMoney(left, payment.Currency)}.`;
       }}
-      run={({ amount = '', reason }) =>
-        post('AdminRefundPayment', {
+      run={(values) => {
+        const amount = values.amount ?? '';
+        return post('AdminRefundPayment', {
           invoiceTag: payment.InvoiceTag,
           ...(amount.trim() ? { amountInCents: Math.round(Number(amount) * 100) } : {}),
-          reason,
-        })
-      }
+          reference: referenceOf(values),
+          reason: values.reason,
+        });
+      }}
       onDone={(r) =>
         report(
           `Refund of ${payment.InvoiceTag} sent: ${formatMoney(r.RefundedInCents, payment.Currency)} of ${formatMoney(r.AmountInCents, payment.Currency)} refunded.`,
@@ -249,6 +276,7 @@ export function RefundPayment({ payment, report }: { payment: Payment; report: R
     >
       <label htmlFor={id}>Amount in {payment.Currency.toUpperCase()} (empty: all that is left)</label>
       <input id={id} name="amount" type="number" min={0.01} step={0.01} inputMode="decimal" />
+      <ReferenceField />
     </ActionDialog>
   );
 }

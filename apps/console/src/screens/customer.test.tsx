@@ -104,18 +104,39 @@ describe('the customer page', () => {
     await user.type(within(dialog).getByLabelText('Reason or ticket'), 'chargeback 12');
     await user.click(within(dialog).getByRole('button', { name: 'Withdraw' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('The customer holds fewer tokens than that.');
-    expect(api.to('/api/admin/withdraw-tokens')[0]?.body).toEqual({
+    const first = api.to('/api/admin/withdraw-tokens')[0]?.body as Record<string, unknown>;
+    expect(first).toEqual({
       email: 'carla@example.com',
       amount: 5000,
+      reference: expect.stringMatching(/^[0-9a-f-]{36}$/),
       reason: 'chargeback 12',
     });
+    // A second try in the same opening is the same change: the same reference, applied once.
+    await user.click(within(dialog).getByRole('button', { name: 'Withdraw' }));
+    await waitFor(() => expect(api.to('/api/admin/withdraw-tokens')).toHaveLength(2));
+    expect(api.to('/api/admin/withdraw-tokens')[1]?.body).toEqual(first);
 
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(screen.getByRole('button', { name: 'Withdraw tokens' })).toHaveFocus();
+    // A new opening is a new change; a typed ticket is the reference.
+    await user.click(screen.getByRole('button', { name: 'Withdraw tokens' }));
+    dialog = screen.getByRole('dialog', { name: 'Withdraw tokens' });
+    await user.type(within(dialog).getByLabelText('Tokens'), '5');
+    await user.type(within(dialog).getByLabelText('Reason or ticket'), 'chargeback 13');
+    await user.click(within(dialog).getByRole('button', { name: 'Withdraw' }));
+    await waitFor(() => expect(api.to('/api/admin/withdraw-tokens')).toHaveLength(3));
+    expect(api.to('/api/admin/withdraw-tokens')[2]?.body).toMatchObject({ amount: 5 });
+    expect(api.to('/api/admin/withdraw-tokens')[2]?.body).not.toMatchObject({ reference: first.reference });
+    await user.type(within(dialog).getByLabelText('Reference (optional)'), ' T-4711 ');
+    await user.click(within(dialog).getByRole('button', { name: 'Withdraw' }));
+    await waitFor(() => expect(api.to('/api/admin/withdraw-tokens')).toHaveLength(4));
+    expect(api.to('/api/admin/withdraw-tokens')[3]?.body).toMatchObject({ reference: 'T-4711' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await user.click(screen.getByRole('button', { name: 'Grant tokens' }));
     dialog = screen.getByRole('dialog', { name: 'Grant tokens' });
     await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
     expect(api.to('/api/admin/grant-tokens')).toHaveLength(0);
   });
 

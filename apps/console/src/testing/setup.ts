@@ -10,6 +10,12 @@ if (typeof HTMLDialogElement !== 'undefined' && !HTMLDialogElement.prototype.sho
   HTMLDialogElement.prototype.close = function close(this: HTMLDialogElement) {
     this.removeAttribute('open');
   };
+  // As a browser does: Escape in an open dialog fires a cancelable `cancel`, then closes it.
+  document.addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape') return;
+    const open = [...document.querySelectorAll<HTMLDialogElement>('dialog[open]')].at(-1);
+    if (open?.dispatchEvent(new Event('cancel', { cancelable: true }))) open.close();
+  });
 }
 
 configure({ asyncUtilTimeout: 4000 });

@@ -13,16 +13,22 @@ const StepUpDialog = lazy(() => import('../components/step-up-dialog'));
 export default function StepUpHost() {
   const [pending, setPending] = useState<{ fault: FaultBody; answer: (proven: boolean) => void } | null>(null);
   useEffect(() => {
-    const ask = (fault: FaultBody) =>
-      new Promise<boolean>((resolve) => {
+    // Calls that meet StepUpRequired together share one dialog and one proof: a second ask
+    // while the dialog is open waits for the same answer instead of replacing the first one's.
+    let asking: Promise<boolean> | undefined;
+    const ask = (fault: FaultBody) => {
+      asking ??= new Promise<boolean>((resolve) => {
         setPending({
           fault,
           answer: (proven) => {
+            asking = undefined;
             setPending(null);
             resolve(proven);
           },
         });
       });
+      return asking;
+    };
     stepUpSlot.ask = ask;
     return () => {
       if (stepUpSlot.ask === ask) stepUpSlot.ask = undefined;

@@ -1,6 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { fault, inSequence, mockApi, ok, testUser } from '../testing/mock-api';
+import { postAccountCall } from '../lib/api-client';
 import { renderApp } from '../testing/render-app';
 
 /**
@@ -110,5 +111,29 @@ describe('step-up dialog', () => {
     expect(api.callsTo('ChangeEmail')).toHaveLength(1);
     expect(api.callsTo('StepUp')).toHaveLength(0);
     expect(screen.queryByText(/We have sent a confirmation link/)).not.toBeInTheDocument();
+  });
+
+  it('two calls that meet StepUpRequired together share one dialog and one proof, and both go through', async () => {
+    const api = mockApi({
+      ...profileCalls,
+      ListPasskeys: ok({ Passkeys: [] }),
+      ChangeEmail: inSequence(stepUpRequired('Password'), ok({})),
+      DeleteAccount: inSequence(stepUpRequired('Password'), ok({})),
+      StepUp: ok({ ProvenUntil: '2026-11-26T10:10:00.000Z' }),
+    });
+    const { user } = renderApp('/profile', { user: testUser });
+    await screen.findByRole('button', { name: 'Change Email' });
+    const both = Promise.all([
+      postAccountCall('ChangeEmail', { newEmail: 'new@example.com' }),
+      postAccountCall('DeleteAccount', {}),
+    ]);
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm it’s you' });
+    await user.type(within(dialog).getByLabelText('Password'), 'right');
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    await both;
+    expect(api.callsTo('StepUp')).toHaveLength(1);
+    expect(api.callsTo('ChangeEmail')).toHaveLength(2);
+    expect(api.callsTo('DeleteAccount')).toHaveLength(2);
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fault, inSequence, mockApi, ok, testUser } from '../testing/mock-api';
 import { setTestCookie } from '../testing/reset-client-state';
-import { apiGet, apiPost, postAccountCall } from './api-client';
+import { apiGet, apiPost, postAccountCall, STEP_UP_HOST_WAIT_MS, stepUpSlot } from './api-client';
 import { ApiError, apiErrorsStore } from './api-errors';
 import * as browserLocation from './browser-location';
 import { saveHeadersFromQuery } from './saved-headers';
@@ -157,5 +157,57 @@ describe('api-client', () => {
     apiErrorsStore.set([]);
     await apiGet('/api/actions/devices/d2/deactivate', { silent: true }).catch(() => undefined);
     expect(apiErrorsStore.get()).toEqual([]);
+  });
+
+  describe('a call that answers StepUpRequired (ADR 0040)', () => {
+    it('fails at once when nobody is signed in: no host will come to ask', async () => {
+      vi.useFakeTimers();
+      try {
+        mockApi({ DeleteAccount: fault('StepUpRequired') });
+        let settled = false;
+        const call = apiPost('/api/accounts/DeleteAccount', {}).catch((e: unknown) => {
+          settled = true;
+          return e;
+        });
+        // Only the fetch's own microtasks: no timer is run.
+        await vi.advanceTimersByTimeAsync(0);
+        expect(settled).toBe(true);
+        expect(((await call) as ApiError).faultName).toBe('StepUpRequired');
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+
+    it('signed in, waits for the host that has not loaded yet, then sends the call once more when proven', async () => {
+      vi.useFakeTimers();
+      try {
+        sessionStore.set(testUser);
+        const api = mockApi({ DeleteAccount: inSequence(fault('StepUpRequired'), ok()) });
+        const call = apiPost('/api/accounts/DeleteAccount', {});
+        await vi.advanceTimersByTimeAsync(STEP_UP_HOST_WAIT_MS / 2);
+        const ask = vi.fn(async () => true);
+        stepUpSlot.ask = ask;
+        await vi.advanceTimersByTimeAsync(100);
+        await expect(call).resolves.toMatchObject({ Result: {} });
+        expect(ask).toHaveBeenCalledTimes(1);
+        expect(api.calls).toHaveLength(2);
+      } finally {
+        stepUpSlot.ask = undefined;
+        vi.useRealTimers();
+      }
+    });
+
+    it('signed in with no host after the wait, fails with the fault as it came', async () => {
+      vi.useFakeTimers();
+      try {
+        sessionStore.set(testUser);
+        mockApi({ DeleteAccount: fault('StepUpRequired') });
+        const call = apiPost('/api/accounts/DeleteAccount', {}).catch((e: unknown) => e);
+        await vi.advanceTimersByTimeAsync(STEP_UP_HOST_WAIT_MS + 100);
+        expect(((await call) as ApiError).faultName).toBe('StepUpRequired');
+      } finally {
+        vi.useRealTimers();
+      }
+    });
   });
 });

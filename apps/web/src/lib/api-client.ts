@@ -37,12 +37,16 @@ export interface ApiSuccess<T> {
  */
 export const stepUpSlot: { ask?: ((fault: FaultBody) => Promise<boolean>) | undefined } = {};
 
+/** How long a call waits for the step-up host to load before failing with the bare fault. */
+export const STEP_UP_HOST_WAIT_MS = 5000;
+
 /**
  * The step-up host loads after the page starts (ADR 0043): a call that a customer quick off the
  * mark makes before it is there waits for it a moment, instead of failing with the bare fault.
  */
 async function stepUpAsker(): Promise<typeof stepUpSlot.ask> {
-  for (let waited = 0; !stepUpSlot.ask && waited < 5000; waited += 50) {
+  // The host runs only while someone is signed in: signed out, there is nothing to wait for.
+  for (let waited = 0; !stepUpSlot.ask && isSignedIn() && waited < STEP_UP_HOST_WAIT_MS; waited += 50) {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return stepUpSlot.ask;
