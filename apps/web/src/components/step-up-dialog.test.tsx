@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { fault, inSequence, mockApi, ok, testUser } from '../testing/mock-api';
 import { postAccountCall } from '../lib/api-client';
+import { fault, inSequence, mockApi, ok, testUser } from '../testing/mock-api';
 import { renderApp } from '../testing/render-app';
 
 /**
