@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { faults } from './errors';
 import { faultMessage } from './fault-handling';
 import {
+  describeDevice,
   formatAddress,
   formatDeviceDate,
   formatHistoryDate,
+  formatLastSeen,
   formatPrice,
   maskEmail,
   maskLicenseKey,
@@ -73,6 +75,32 @@ describe('fault messages', () => {
     ] as const) {
       expect(faults[name].type).toBe(30);
     }
+  });
+});
+
+describe('formatLastSeen and describeDevice (docs/decisions/0049-devices-seen.md)', () => {
+  const now = new Date(Date.UTC(2026, 10, 26, 12));
+  const ago = (hours: number) => `/Date(${now.getTime() - hours * 3600_000})/`;
+  it('tells elapsed days, then a date beyond 60 days; nothing when unknown', () => {
+    expect(formatLastSeen(ago(0), now)).toBe('last seen today');
+    expect(formatLastSeen(ago(23.9), now)).toBe('last seen today');
+    expect(formatLastSeen(ago(24), now)).toBe('last seen yesterday');
+    expect(formatLastSeen(ago(73), now)).toBe('last seen 3 days ago');
+    expect(formatLastSeen(ago(60 * 24), now)).toBe('last seen 60 days ago');
+    expect(formatLastSeen(ago(61 * 24), now, 'UTC')).toBe('last seen on 26/09/2026');
+    // A clock behind the server's: never "in the future".
+    expect(formatLastSeen(ago(-5), now)).toBe('last seen today');
+    expect(formatLastSeen(null, now)).toBe('');
+    expect(formatLastSeen('garbage', now)).toBe('');
+  });
+  it('puts the version and OS the app sent before the time, leaving out what it did not send', () => {
+    expect(describeDevice({ LastSeen: ago(73), AppVersion: '5.12.1', Os: 'macOS 14.5' }, now)).toBe(
+      'version 5.12.1 on macOS 14.5 · last seen 3 days ago',
+    );
+    expect(describeDevice({ LastSeen: ago(1), AppVersion: null, Os: 'Windows 11' }, now)).toBe(
+      'on Windows 11 · last seen today',
+    );
+    expect(describeDevice({ LastSeen: null, AppVersion: null, Os: null }, now)).toBe('');
   });
 });
 

@@ -89,6 +89,37 @@ export function formatPrice(amount: number | string, currencyCode: string): stri
   return `${symbol}${Number(amount).toFixed(2)}`;
 }
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Up to this many days a last-seen time is told in days; beyond, as a date. */
+const LAST_SEEN_IN_DAYS_UP_TO = 60;
+
+/**
+ * When a machine was last seen (`/Date(ms)/`), told against `now`: "last seen today",
+ * "last seen yesterday", "last seen 3 days ago", beyond 60 days "last seen on 15/01/2026";
+ * '' when unknown. Days are counted by elapsed time, not calendar days.
+ */
+export function formatLastSeen(value: string | null, now: Date, timeZone?: string): string {
+  const date = value ? parseDotNetDate(value) : undefined;
+  if (!date || Number.isNaN(date.getTime())) return '';
+  const days = Math.max(0, Math.floor((now.getTime() - date.getTime()) / DAY_MS));
+  if (days === 0) return 'last seen today';
+  if (days === 1) return 'last seen yesterday';
+  if (days <= LAST_SEEN_IN_DAYS_UP_TO) return `last seen ${days} days ago`;
+  return `last seen on ${formatDeviceDate(value ?? '', timeZone)}`;
+}
+
+/** What the devices panel says of a machine under its name: "version 5.12.1 on macOS 14.5 · last seen 3 days ago". */
+export function describeDevice(
+  device: { LastSeen: string | null; AppVersion: string | null; Os: string | null },
+  now: Date,
+  timeZone?: string,
+): string {
+  const app = [device.AppVersion ? `version ${device.AppVersion}` : '', device.Os ? `on ${device.Os}` : '']
+    .filter(Boolean)
+    .join(' ');
+  return [app, formatLastSeen(device.LastSeen, now, timeZone)].filter(Boolean).join(' · ');
+}
+
 /** A device's registration date (`/Date(ms)/`) as day-month-year, dd/mm/yyyy; '' when unreadable. */
 export function formatDeviceDate(value: string, timeZone?: string): string {
   const date = parseDotNetDate(value);

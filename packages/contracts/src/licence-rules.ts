@@ -44,5 +44,17 @@ export function looksLikeUpgradeCode(value: string): boolean {
   return !isValidLicenseKey(value) && isValidUpgradeCode(value);
 }
 
+/**
+ * What a desktop app says of itself with ActivateDevice and CheckLicense (docs/decisions/0049-devices-seen.md):
+ * its version ("5.12.1", "5.12.1-beta.2") and its operating system ("macOS 14.5", "Windows 11 23H2").
+ */
+export const APP_VERSION_MAX_LENGTH = 32;
+export const DEVICE_OS_MAX_LENGTH = 64;
+/**
+ * A machine's last-seen time is written at most once in this many minutes (and whenever its app
+ * version or OS changes): CheckLicense stays a read on the hot path (docs/decisions/0049-devices-seen.md).
+ */
+export const DEVICE_SEEN_PRECISION_MINUTES = 60;
+
 /** Largest .swinfo request file accepted (it is a few hundred bytes). */
 export const SWINFO_MAX_LENGTH = 16 * 1024;

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { hostname } from 'node:os';
+import { hostname, type as osType, platform, release } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { pathToFileURL } from 'node:url';
@@ -14,6 +14,18 @@ import { verifyOfflineLicense } from '../features/licences/offline';
  * the way SoundID Reference and VoiceAI do (a login deeplink exchanged for an app session),
  * activates, checks and deactivates a machine and spends voice AI tokens through /api/apps/*.
  */
+/** The version the simulator reports as the app's (docs/decisions/0049-devices-seen.md). */
+export const SIMULATOR_APP_VERSION = '1.0.0-simulator';
+
+/** This computer's OS as an app would name it: "macOS 14", "Windows 10", "Linux 6.1". */
+function thisOs(): string {
+  const [major = '', minor = ''] = release().split(/[.-]/);
+  const name = { darwin: 'macOS', win32: 'Windows' }[platform() as string] ?? osType();
+  // Darwin 23 is macOS 14: the kernel's major is the marketing version + 9.
+  if (name === 'macOS') return `macOS ${Number(major) - 9}`;
+  return `${name} ${major}${minor ? `.${minor}` : ''}`.replace(/[^\p{L}\p{N} .,()_+/-]/gu, '');
+}
+
 const HELP = `Usage: npm run app -- <command> [options]
 
 Commands:
@@ -24,6 +36,8 @@ Commands:
                  app or a recovery code; without it, a terminal asks for it
   activate --product <ProductName> [--machine <id>] [--name <device name>]
   check --product <ProductName> [--machine <id>]
+                 Both also say the app's version and OS (--app-version, --os), which the
+                 portal's devices panel shows with the time the machine was last seen
   deactivate --product <ProductName> [--machine <id>]
   trial --product <ProductName|code>
                  Starts the product's free trial (what the app does on a starttrial deeplink)
@@ -42,6 +56,8 @@ Commands:
 Options:
   --url <url>    The service (default: PUBLIC_URL, else http://localhost:$PORT, PORT 3000)
   --state <file> Where the app session is kept (default: DATA_DIR/app-simulator.json)
+  --app-version <v>  The app's version it reports (default ${SIMULATOR_APP_VERSION})
+  --os <name>    The OS it reports (default this computer's, e.g. "Linux 6.1")
   --help         Show this help
 
 The machine id defaults to one derived from this computer's host name; the device name to the host name.
@@ -61,6 +77,8 @@ const OPTIONS = [
   'seconds',
   'request',
   'path',
+  'app-version',
+  'os',
 ] as const;
 type Options = Partial<Record<(typeof OPTIONS)[number], string>>;
 
@@ -191,6 +209,7 @@ export async function runSimulator(argv: string[], io: SimulatorIo): Promise<num
   const baseUrl = options.url ? options.url.replace(/\/$/, '') : servicePublicUrl(io.env);
   const machineId = options.machine ?? defaultMachineId();
   const deviceName = options.name ?? hostname();
+  const appSelf = { appVersion: options['app-version'] ?? SIMULATOR_APP_VERSION, os: options.os ?? thisOs() };
 
   switch (command) {
     case 'login': {
@@ -218,7 +237,7 @@ export async function runSimulator(argv: string[], io: SimulatorIo): Promise<num
         await call(
           options.url ? baseUrl : state.url,
           'ActivateDevice',
-          { productName: required(options, 'product'), machineId, deviceName },
+          { productName: required(options, 'product'), machineId, deviceName, ...appSelf },
           state.token,
         )
       ).Result;
@@ -232,7 +251,7 @@ export async function runSimulator(argv: string[], io: SimulatorIo): Promise<num
         await call(
           options.url ? baseUrl : state.url,
           'CheckLicense',
-          { productName: required(options, 'product'), machineId },
+          { productName: required(options, 'product'), machineId, ...appSelf },
           state.token,
         )
       ).Result;
@@ -300,8 +319,7 @@ export async function runSimulator(argv: string[], io: SimulatorIo): Promise<num
         machineId,
         deviceName,
         nonce: randomBytes(18).toString('base64url'),
-        appVersion: 'simulator',
-        os: process.platform,
+        ...appSelf,
         requestedAt: new Date().toISOString(),
       };
       const out = path.resolve(options.out ?? `${productName}-${machineId}.swinfo`);

@@ -102,6 +102,13 @@ export const devices = pgTable(
     deactivationCause: text('deactivation_cause').$type<DeactivationCause>(),
     /** Set when support gave the allowance back (AdminResetDeactivations): kept, no longer counted. */
     forgivenAt: ts('forgiven_at'),
+    /**
+     * When the app last activated or checked the licence on it, to DEVICE_SEEN_PRECISION_MINUTES,
+     * with what it said of itself (docs/decisions/0049-devices-seen.md). Null until then.
+     */
+    lastSeenAt: ts('last_seen_at'),
+    appVersion: text('app_version'),
+    os: text('os'),
   },
   (t) => [
     uniqueIndex('devices_active_machine_key').on(t.licenceId, t.machineId).where(sql`${t.deactivatedAt} is null`),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SWINFO_MAX_LENGTH } from '../licence-rules';
+import { APP_VERSION_MAX_LENGTH, DEVICE_OS_MAX_LENGTH, SWINFO_MAX_LENGTH } from '../licence-rules';
 import { licenseKeySchema, serialSchema, upgradeCodeSchema } from '../validators';
 import { callBody, emptyBody } from './common';
 
@@ -45,6 +45,22 @@ export const machineIdSchema = z
   .max(128)
   .regex(/^[A-Za-z0-9._:-]+$/);
 const deviceNameSchema = z.string().trim().min(1).max(100);
+/** The app's version as it names it: letters, digits and `.+_-` (docs/decisions/0049-devices-seen.md). */
+export const appVersionSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(APP_VERSION_MAX_LENGTH)
+  .regex(/^[0-9A-Za-z][0-9A-Za-z.+_-]*$/);
+/** The operating system as the app names it: letters, digits, spaces and `.,()_+/-`. */
+export const deviceOsSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(DEVICE_OS_MAX_LENGTH)
+  .regex(/^[\p{L}\p{N}][\p{L}\p{N} .,()_+/-]*$/u);
+/** Sent by today's apps or not: optional, so an app that does not know them keeps working. */
+const appSelf = { appVersion: appVersionSchema.optional(), os: deviceOsSchema.optional() };
 
 export const licenceCalls = {
   GetAccountLicensesByProductLine: emptyBody,
@@ -61,9 +77,11 @@ export const appLicenceCalls = {
     productName: productNameSchema,
     machineId: machineIdSchema,
     deviceName: deviceNameSchema,
+    ...appSelf,
   }),
   DeactivateDevice: callBody({ productName: productNameSchema, machineId: machineIdSchema }),
-  CheckLicense: callBody({ productName: productNameSchema, machineId: machineIdSchema }),
+  /** Also records the machine as seen (its app version and OS with it). */
+  CheckLicense: callBody({ productName: productNameSchema, machineId: machineIdSchema, ...appSelf }),
 } as const;
 
 export type LicenceCallName = keyof typeof licenceCalls;
@@ -140,6 +158,11 @@ export const deviceSchema = z.object({
   Name: z.string(),
   /** `/Date(ms)/` */
   TimeActivated: z.string(),
+  /** `/Date(ms)/` when the app last checked the licence on it (ActivateDevice or CheckLicense); null: never since it was recorded. */
+  LastSeen: z.string().nullable(),
+  /** What the app said of itself when last seen; null when it did not say. */
+  AppVersion: z.string().nullable(),
+  Os: z.string().nullable(),
   /** The first is the deactivate action (a GET on its ExternalRequest.Url). */
   ActionButtons: z.array(actionButtonSchema),
 });

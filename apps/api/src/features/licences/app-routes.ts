@@ -6,13 +6,7 @@ import type { LicenceService } from './service';
 export const appLicenceRoutes: FastifyPluginAsyncZod<{ licences: LicenceService }> = async (app, { licences }) => {
   app.post('/api/apps/ActivateDevice', { schema: callSchemas.ActivateDevice }, async (request) => {
     const auth = await app.requireSession(request);
-    const { productName, machineId, deviceName } = request.body;
-    const { DeviceId, InstancesUsed, InstancesMax } = await licences.activateDevice(
-      auth.userId,
-      productName,
-      machineId,
-      deviceName,
-    );
+    const { DeviceId, InstancesUsed, InstancesMax } = await licences.activateDevice(auth.userId, request.body);
     return { Success: true as const, Result: { DeviceId, InstancesUsed, InstancesMax } };
   });
 
@@ -24,7 +18,6 @@ export const appLicenceRoutes: FastifyPluginAsyncZod<{ licences: LicenceService 
 
   app.post('/api/apps/CheckLicense', { schema: callSchemas.CheckLicense }, async (request) => {
     const auth = await app.requireSession(request);
-    const { productName, machineId } = request.body;
-    return { Success: true as const, Result: await licences.checkLicense(auth.userId, productName, machineId) };
+    return { Success: true as const, Result: await licences.checkLicense(auth.userId, request.body) };
   });
 };

@@ -1,12 +1,12 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { TOTP_PERIOD_SECONDS } from '@soundid/contracts';
+import { TOTP_PERIOD_SECONDS, toDotNetDate } from '@soundid/contracts';
 import { generateSync } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD, signUpVerified } from '../../../test/accounts-flow';
 import { createTestApp, type TestApp } from '../../../test/kit/test-app';
-import { runSimulator } from '../../cli/app-simulator';
+import { runSimulator, SIMULATOR_APP_VERSION } from '../../cli/app-simulator';
 import { adminCall, licenceList, ownKey } from './test-helpers';
 
 /** `npm run app` against a listening service: deeplink sign-in, then activate, check, deactivate. */
@@ -60,6 +60,13 @@ describe('app simulator', () => {
     expect(await app('check', ...product)).toEqual({ code: 0, out: 'licensed (Perpetual)' });
     const listed = (await licenceList(t, token)).ReferenceProducts.Products[0].Devices;
     expect(listed.map((d: { Name: string }) => d.Name)).toEqual(['Sim Studio']);
+    // It says what an app says of itself; the portal shows it with the time (ADR 0049).
+    expect(listed[0]).toMatchObject({ AppVersion: SIMULATOR_APP_VERSION, Os: expect.stringMatching(/^\S/) });
+    expect(listed[0].LastSeen).toBe(listed[0].TimeActivated);
+    t.clock.advanceHours(2);
+    await app('check', ...product, '--app-version', '5.13.0', '--os', 'macOS 14.5');
+    const seen = (await licenceList(t, token)).ReferenceProducts.Products[0].Devices[0];
+    expect(seen).toMatchObject({ AppVersion: '5.13.0', Os: 'macOS 14.5', LastSeen: toDotNetDate(t.clock.now()) });
     expect((await app('deactivate', ...product)).out).toMatch(/0 of 3 devices activated/);
     expect(await app('check', ...product)).toEqual({
       code: 3,

@@ -353,6 +353,9 @@ function toDevice(row: DeviceRow): Device {
     DeviceId: row.id,
     Name: row.name,
     TimeActivated: toDotNetDate(row.activatedAt),
+    LastSeen: row.lastSeenAt ? toDotNetDate(row.lastSeenAt) : null,
+    AppVersion: row.appVersion,
+    Os: row.os,
     ActionButtons: [
       {
         Type: 'Link',

@@ -1,4 +1,10 @@
-import { callSchemas, licenceCallPaths, type OfflineActivateResult } from '@soundid/contracts';
+import {
+  appVersionSchema,
+  callSchemas,
+  deviceOsSchema,
+  licenceCallPaths,
+  type OfflineActivateResult,
+} from '@soundid/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Database } from '../../db/client';
 import type { Clock, Random } from '../../lib/clock';
@@ -75,9 +81,14 @@ export const licenceRoutes: FastifyPluginAsyncZod<LicenceRoutesOptions> = async 
     const sign = offlineSigner();
     const activation = await licences.activateDevice(
       auth.userId,
-      swinfo.productName,
-      swinfo.machineId,
-      swinfo.deviceName,
+      {
+        productName: swinfo.productName,
+        machineId: swinfo.machineId,
+        deviceName: swinfo.deviceName,
+        // Kept only in the form the apps' calls take (contracts: appVersionSchema, deviceOsSchema).
+        appVersion: appVersionSchema.safeParse(swinfo.appVersion).data,
+        os: deviceOsSchema.safeParse(swinfo.os).data,
+      },
       'offline',
     );
     const { device, seats, product } = activation;

@@ -38,6 +38,7 @@ import { Fault } from '../../lib/fault';
 import { isUniqueViolation } from '../accounts/users-repo';
 import type { TokenLedger } from '../tokens/ledger';
 import { CAMPAIGN_ADAM, findProduct, isActivatable, type Product, type ProductKind, productByCode } from './catalogue';
+import { type CheckLicenseQuery, checkLicenseParams, checkLicenseQuery } from './check-license';
 import { newLicenseKey, normalizeCode } from './codes';
 import type { Deeplinks } from './deeplinks';
 import {
@@ -78,7 +79,7 @@ export interface Seats {
 export function seatsOf(
   product: Product,
   keyCount: number,
-  licence: LicenceRow | undefined,
+  licence: Pick<LicenceRow, 'trialEndsAt'> | undefined,
   now: Date,
   tokenBalance = 0,
 ): Seats {
@@ -88,6 +89,27 @@ export function seatsOf(
   if (product.paysWithTokens && tokenBalance > 0) return { max: product.instancesMax, kind: 'Tokens', trialEndsAt };
   return { max: 0, kind: 'None', trialEndsAt };
 }
+
+/** A machine as an app (or its .swinfo request) describes it to ActivateDevice. */
+export interface MachineActivation {
+  productName: string;
+  machineId: string;
+  deviceName: string;
+  appVersion?: string | undefined;
+  os?: string | undefined;
+}
+
+/** What is written when a machine is seen: the time, and what the app said of itself if it said it. */
+function seenFields(machine: { appVersion?: string | undefined; os?: string | undefined }, now: Date) {
+  return {
+    lastSeenAt: now,
+    ...(machine.appVersion ? { appVersion: machine.appVersion } : {}),
+    ...(machine.os ? { os: machine.os } : {}),
+  };
+}
+
+/** A machine as an app describes it to CheckLicense. */
+export type MachineCheck = Omit<MachineActivation, 'deviceName'>;
 
 export interface Activation extends ActivateDeviceResult {
   device: DeviceRow;
@@ -103,9 +125,11 @@ export interface Activation extends ActivateDeviceResult {
 export class LicenceService {
   readonly deeplinks: Deeplinks;
   private readonly ledger: TokenLedger;
+  private readonly checkQuery: CheckLicenseQuery;
   constructor(private readonly deps: LicenceServiceDeps) {
     this.deeplinks = deps.deeplinks;
     this.ledger = deps.ledger;
+    this.checkQuery = checkLicenseQuery(deps.db);
   }
 
   private get db() {
@@ -377,13 +401,14 @@ export class LicenceService {
    */
   async activateDevice(
     userId: string,
-    productName: string,
-    machineId: string,
-    deviceName: string,
+    machine: MachineActivation,
     method: 'online' | 'offline' = 'online',
     isRetry = false,
   ): Promise<Activation> {
+    const { productName, machineId, deviceName } = machine;
     const product = this.activatableProduct(productName);
+    const now = this.now();
+    const seen = seenFields(machine, now);
     try {
       return await this.db.transaction(async (tx) => {
         const licence = await this.lockLicenceForActivation(tx, userId, product);
@@ -394,8 +419,10 @@ export class LicenceService {
         const active = await activeDevicesOfLicence(tx, licence.id);
         const existing = active.find((d) => d.machineId === machineId);
         if (existing) {
+          // The app is here: the machine is seen (ADR 0049).
+          const [device = existing] = await tx.update(devices).set(seen).where(eq(devices.id, existing.id)).returning();
           return {
-            device: existing,
+            device,
             seats,
             product,
             DeviceId: existing.id,
@@ -406,7 +433,7 @@ export class LicenceService {
         if (active.length >= seats.max) throw new Fault('SeatLimitReached');
         const [device] = await tx
           .insert(devices)
-          .values({ licenceId: licence.id, userId, machineId, name: deviceName, method, activatedAt: this.now() })
+          .values({ licenceId: licence.id, userId, machineId, name: deviceName, method, activatedAt: now, ...seen })
           .returning();
         if (!device) throw new Fault('Unknown');
         return {
@@ -421,7 +448,7 @@ export class LicenceService {
     } catch (error) {
       // Backstop: were the lock ever skipped, the unique index refuses a second active row; the retry finds it.
       if (isUniqueViolation(error) && !isRetry) {
-        return this.activateDevice(userId, productName, machineId, deviceName, method, true);
+        return this.activateDevice(userId, machine, method, true);
       }
       throw error;
     }
@@ -564,20 +591,32 @@ export class LicenceService {
     }
   }
 
-  async checkLicense(userId: string, productName: string, machineId: string): Promise<CheckLicenseResult> {
-    const product = this.activatableProduct(productName);
-    const licence = await findLicence(this.db, userId, product.code);
-    const tokenBalance = await this.tokenBalance(this.db, userId, product);
-    const keyCount = await countKeys(this.db, userId, product.code);
-    const seats = seatsOf(product, keyCount, licence, this.now(), tokenBalance ?? 0);
-    const active = licence ? await activeDevicesOfLicence(this.db, licence.id) : [];
-    const device = active.find((d) => d.machineId === machineId);
+  /**
+   * Whether the machine is licensed, and the machine recorded as seen with what the app says of
+   * itself: one statement on the hot path (check-license.ts, docs/decisions/0049-devices-seen.md).
+   */
+  async checkLicense(userId: string, check: MachineCheck): Promise<CheckLicenseResult> {
+    const product = this.activatableProduct(check.productName);
+    const now = this.now();
+    const [row] = await this.checkQuery.execute(
+      checkLicenseParams({
+        ...check,
+        userId,
+        productCode: product.code,
+        paysWithTokens: Boolean(product.paysWithTokens),
+        now,
+      }),
+    );
+    const tokenBalance = product.paysWithTokens ? Number(row?.tokenBalance ?? 0) : null;
+    const trialEndsAt = row?.trialEndsAt ? new Date(row.trialEndsAt) : null;
+    const seats = seatsOf(product, row?.keyCount ?? 0, { trialEndsAt }, now, tokenBalance ?? 0);
+    const deviceId = row?.deviceId ?? null;
     return {
-      Licensed: Boolean(device) && seats.max > 0,
+      Licensed: deviceId !== null && seats.max > 0,
       LicenseKind: seats.kind,
       TrialEndsAt: seats.kind === 'Trial' && seats.trialEndsAt ? toDotNetDate(seats.trialEndsAt) : null,
-      DeviceId: device?.id ?? null,
-      InstancesUsed: active.length,
+      DeviceId: deviceId,
+      InstancesUsed: row?.activeCount ?? 0,
       InstancesMax: seats.max,
       TokenBalance: tokenBalance,
     };

@@ -318,8 +318,8 @@ export function holdingsOf(lots: LiveLot[], now: Date): TokenHoldings {
   };
 }
 
-/** A customer's lots that can still be spent: tokens left and not past their expiry. */
-function spendableLotsOf(userId: string | Placeholder, now: Date | Placeholder) {
+/** A customer's lots that can still be spent: tokens left and not past their expiry (the balance, spends, CheckLicense). */
+export function spendableLotsOf(userId: string | Placeholder, now: Date | Placeholder) {
   return and(eq(tokenLots.userId, userId), gt(tokenLots.remaining, 0), gt(tokenLots.expiresAt, now));
 }
 

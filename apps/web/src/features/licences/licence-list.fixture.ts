@@ -54,6 +54,9 @@ export const device = (id: string, name: string, ms = Date.UTC(2026, 0, 15, 12))
   DeviceId: id,
   Name: name,
   TimeActivated: `/Date(${ms})/`,
+  LastSeen: null,
+  AppVersion: null,
+  Os: null,
   ActionButtons: [backendAction('Deactivate', `/api/actions/devices/${id}/deactivate`, 'Deactivate')],
 });
 

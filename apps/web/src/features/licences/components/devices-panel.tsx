@@ -1,4 +1,4 @@
-import { type Device, formatDeviceDate, licenceMessages } from '@soundid/contracts';
+import { type Device, describeDevice, formatDeviceDate, licenceMessages } from '@soundid/contracts';
 import { licencesText } from '@soundid/contracts/ui-text';
 import { useState } from 'react';
 import { Button } from '../../../components/button';
@@ -76,6 +76,7 @@ export function DevicesPanel({
                 <tr key={device.DeviceId}>
                   <th scope="row" className="licence-table__name">
                     {device.Name || licenceMessages.unnamedDevice}
+                    <DeviceSeen device={device} />
                   </th>
                   <td>{formatDeviceDate(device.TimeActivated)}</td>
                   <td className="licence-table__actions">
@@ -115,4 +116,10 @@ export function DevicesPanel({
       )}
     </Panel>
   );
+}
+
+/** What the app said of itself and when it last checked in (docs/decisions/0049-devices-seen.md); nothing when unknown. */
+function DeviceSeen({ device }: { device: Device }) {
+  const seen = describeDevice(device, new Date());
+  return seen ? <span className="licence-table__seen">{seen}</span> : null;
 }

@@ -289,6 +289,33 @@ describe('devices panel', () => {
     expect(notices()).toEqual([]);
   });
 
+  it('says under each name what the app said of itself and when it last checked in (ADR 0049)', async () => {
+    const [imac, macbook] = referenceProduct().Devices;
+    const seen = Date.now() - (3 * 24 + 1) * 60 * 60 * 1000;
+    mockApi({
+      [LIST_PATH]: ok(
+        licenceList({
+          products: [
+            referenceProduct({
+              Devices: [
+                { ...imac!, LastSeen: `/Date(${seen})/`, AppVersion: '5.12.1', Os: 'macOS 14.5' },
+                { ...macbook!, LastSeen: null, AppVersion: null, Os: null },
+              ],
+            }),
+          ],
+        }),
+      ),
+    });
+    await openProducts('/products#devices-SoundIDReference');
+    const panel = await screen.findByRole('region', { name: /^Devices of/ });
+    const [, first, second] = within(panel).getAllByRole('row');
+    expect(within(first!).getByRole('rowheader')).toHaveTextContent(
+      'Studio iMacversion 5.12.1 on macOS 14.5 · last seen 3 days ago',
+    );
+    // Never seen since it was recorded: the name alone.
+    expect(within(second!).getByRole('rowheader').textContent).toBe('MacBook Pro');
+  });
+
   it('says so when no device is active, with a guide link', async () => {
     mockApi({ [LIST_PATH]: ok(licenceList()) });
     await openProducts('/products#devices-Reference4Headphone');
