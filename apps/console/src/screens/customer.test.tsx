@@ -25,6 +25,13 @@ describe('the customer page', () => {
     expect(screen.getByText('5 of 5')).toBeInTheDocument();
   });
 
+  it('shows the address as the portal does: every part, the State included, the country by name', async () => {
+    const profile = { AddressLine1: '1 Main Street', City: 'Austin', State: 'TX', PostalCode: '78701', Country: 'US' };
+    openCustomer(['support'], { '/api/admin/user': () => ({ Result: { ...customerPage(), Profile: profile } }) });
+    const address = await screen.findByText('Address');
+    expect(address.nextElementSibling).toHaveTextContent(/^1 Main Street, Austin, TX, 78701, United States$/);
+  });
+
   it("support sees support's actions only; finance sees finance's only (operatorCallRoles)", async () => {
     const support = openCustomer(['support']);
     await screen.findByRole('heading', { level: 2, name: 'Account' });

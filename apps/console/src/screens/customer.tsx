@@ -1,4 +1,4 @@
-import type { CallResult } from '@soundid/contracts';
+import { type CallResult, formatAddress } from '@soundid/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -79,14 +79,8 @@ export function CustomerPage({ page, report }: { page: Page; report: Report }) {
             ['Since', formatTime(page.CreatedAt)],
             ['Sign-in locked', page.SignInLocked ? 'Yes: too many failed sign-ins' : 'No'],
             ['Active sessions', String(page.ActiveSessions)],
-            [
-              'Address',
-              page.Profile
-                ? [page.Profile.AddressLine1, page.Profile.PostalCode, page.Profile.City, page.Profile.Country]
-                    .filter(Boolean)
-                    .join(', ')
-                : '—',
-            ],
+            // As the portal's profile shows it (formatAddress): the State included, the country by name.
+            ['Address', formatAddress(page.Profile)],
           ]}
         />
         {supportActions.length > 0 && <div className="actions">{supportActions}</div>}
