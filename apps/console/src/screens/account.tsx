@@ -3,6 +3,7 @@ import {
   OPERATOR_API_TOKEN_DEFAULT_DAYS,
   OPERATOR_API_TOKEN_MAX_DAYS,
   OPERATOR_IDLE_MINUTES,
+  OPERATOR_NAME_MAX_LENGTH,
   OPERATOR_SESSION_HOURS,
 } from '@soundid/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -135,7 +136,7 @@ function ApiTokens() {
       <form onSubmit={submit} className="filters" aria-label="Create an API token">
         <div className="field">
           <label htmlFor={`${id}-name`}>Name</label>
-          <input id={`${id}-name`} name="name" required maxLength={100} />
+          <input id={`${id}-name`} name="name" required maxLength={OPERATOR_NAME_MAX_LENGTH} />
         </div>
         <div className="field">
           <label htmlFor={`${id}-scope`}>Scope</label>

@@ -1,3 +1,4 @@
+import { ISSUE_MAX_COUNT } from '@soundid/contracts';
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { meAnswer, mockApi } from '../testing/api-mock';
@@ -42,8 +43,8 @@ describe('keys and serials (admin)', () => {
     if (!section) throw new Error('no section');
     const form = within(section);
     await user.selectOptions(form.getByLabelText('Product'), 'sid-reference');
-    await user.clear(form.getByLabelText('How many (1–1000)'));
-    await user.type(form.getByLabelText('How many (1–1000)'), '2');
+    await user.clear(form.getByLabelText(`How many (1–${ISSUE_MAX_COUNT})`));
+    await user.type(form.getByLabelText(`How many (1–${ISSUE_MAX_COUNT})`), '2');
     await user.type(form.getByLabelText('Reason or ticket'), 'dealer order 77');
     await user.click(form.getByRole('button', { name: 'Issue keys' }));
 

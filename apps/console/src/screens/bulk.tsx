@@ -1,4 +1,10 @@
-import { type CallResult, csvRowsOf, SERIAL_IMPORT_MAX_ROWS, type UPGRADE_CODE_SHAPES } from '@soundid/contracts';
+import {
+  type CallResult,
+  csvRowsOf,
+  ISSUE_MAX_COUNT,
+  SERIAL_IMPORT_MAX_ROWS,
+  type UPGRADE_CODE_SHAPES,
+} from '@soundid/contracts';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useRef, useState } from 'react';
 import { Done, FaultMessage } from '../components/fault-message';
@@ -48,8 +54,8 @@ function CountField() {
   const id = useId();
   return (
     <>
-      <label htmlFor={id}>How many (1–1000)</label>
-      <input id={id} name="count" type="number" min={1} max={1000} defaultValue={1} required />
+      <label htmlFor={id}>How many (1–{ISSUE_MAX_COUNT})</label>
+      <input id={id} name="count" type="number" min={1} max={ISSUE_MAX_COUNT} defaultValue={1} required />
     </>
   );
 }

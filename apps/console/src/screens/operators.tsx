@@ -1,4 +1,9 @@
-import type { CallResult, Operator } from '@soundid/contracts';
+import {
+  type CallResult,
+  OPERATOR_INVITATION_HOURS,
+  OPERATOR_NAME_MAX_LENGTH,
+  type Operator,
+} from '@soundid/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useRef, useState } from 'react';
 import { ActionDialog } from '../components/action-dialog';
@@ -82,7 +87,7 @@ function Invite({ onInvited }: { onInvited: () => void }) {
     <Section title="Invite an operator" id="invite">
       <form ref={form} onSubmit={submit} className="stack">
         <label htmlFor={`${id}-name`}>Name</label>
-        <input id={`${id}-name`} name="name" required maxLength={100} autoComplete="off" />
+        <input id={`${id}-name`} name="name" required maxLength={OPERATOR_NAME_MAX_LENGTH} autoComplete="off" />
         <label htmlFor={`${id}-email`}>E-mail</label>
         <input id={`${id}-email`} name="email" type="email" required autoComplete="off" />
         <RoleFields />
@@ -98,7 +103,7 @@ function Invite({ onInvited }: { onInvited: () => void }) {
         <div className="secret" role="status">
           <p>
             {invited.Operator.Name} is invited ({invited.Operator.Roles.join(', ')}). The link went to{' '}
-            {invited.Operator.Email}; it works once, for 72 hours:
+            {invited.Operator.Email}; it works once, for {OPERATOR_INVITATION_HOURS} hours:
           </p>
           <label htmlFor={`${id}-link`}>Invitation link</label>
           <input id={`${id}-link`} readOnly value={invited.InvitationUrl} className="mono" />
