@@ -199,9 +199,7 @@ function ImportSerials() {
   };
   // Every bad row, as the service lists them (CsvRowsInvalid's Rows): nothing was imported.
   const badRows =
-    importing.error instanceof ApiFault && importing.error.faultName === 'CsvRowsInvalid'
-      ? csvRowsOf(importing.error.fault)
-      : [];
+    importing.error instanceof ApiFault && importing.error.is('CsvRowsInvalid') ? csvRowsOf(importing.error.fault) : [];
   return (
     <Section title="Import campaign serials" id="import-serials">
       {/* Checked here and by the service: the browser's own bubbles would not name the bad rows. */}

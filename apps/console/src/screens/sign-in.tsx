@@ -4,12 +4,12 @@ import { useLocation, useNavigate } from 'react-router';
 import { CodeField, codeOf } from '../components/code-field';
 import { FaultMessage } from '../components/fault-message';
 import { Screen } from '../components/screen';
-import { ApiFault, post } from '../lib/api';
+import { ApiFault, type ConsoleFaultName, post } from '../lib/api';
 import { type SignInState, signedInTab } from '../lib/session';
 import { useRun } from '../lib/use-run';
 
 /** Faults that mean the challenge is gone: the password step again. */
-const CHALLENGE_GONE = new Set(['OperatorChallengeInvalid']);
+const CHALLENGE_GONE: readonly ConsoleFaultName[] = ['OperatorChallengeInvalid'];
 
 /**
  * Sign-in, always two steps (ADR 0044): e-mail and password (OperatorLogin) answer a challenge,
@@ -54,7 +54,7 @@ export function SignInScreen() {
       try {
         await post('OperatorLoginSecondFactor', { challenge, code });
       } catch (caught) {
-        if (caught instanceof ApiFault && CHALLENGE_GONE.has(caught.faultName)) setChallenge(undefined);
+        if (caught instanceof ApiFault && caught.is(...CHALLENGE_GONE)) setChallenge(undefined);
         throw caught;
       }
       signedInTab.mark();
