@@ -78,6 +78,10 @@ describe('the customer page', () => {
     expect(within(dialog).getByRole('alert')).toHaveTextContent(
       `Give a reason of at least ${AUDIT_REASON_MIN_LENGTH} characters`,
     );
+    expect(reason).toHaveAttribute('aria-invalid', 'true');
+    expect(reason).toHaveAccessibleDescription(
+      `At least ${AUDIT_REASON_MIN_LENGTH} characters; kept in the audit trail with your name.`,
+    );
     await user.type(reason, `  ${'x'.repeat(AUDIT_REASON_MIN_LENGTH - 1)}  `);
     await user.click(within(dialog).getByRole('button', { name: 'Deactivate' }));
     expect(within(dialog).getByRole('alert')).toHaveTextContent('Give a reason');
