@@ -11,8 +11,9 @@ import { type FormEvent, useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Done, FaultMessage } from '../components/fault-message';
 import { Screen, Section } from '../components/screen';
-import { Empty, Facts, Table } from '../components/table';
+import { Facts, Table } from '../components/table';
 import { post } from '../lib/api';
+import { fieldText } from '../lib/form';
 import { formatTime } from '../lib/format';
 import { type SignInState, useForgetSession, useOperator } from '../lib/session';
 
@@ -123,7 +124,7 @@ function ApiTokens() {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     create.mutate({
-      name: String(form.get('name') ?? '').trim(),
+      name: fieldText(form, 'name'),
       scope: form.get('scope') === 'write' ? 'write' : 'read',
       days: Number(form.get('days')),
     });
@@ -186,37 +187,36 @@ function ApiTokens() {
         </div>
       )}
       {revoked && <Done>{revoked}</Done>}
-      {list.length === 0 ? (
-        <Empty>No API token.</Empty>
-      ) : (
-        <Table head={['Name', ...(everyone ? ['Operator'] : []), 'Scope', 'Created', 'Expires', 'Last used', '']}>
-          {list.map((token) => (
-            <tr key={token.Id}>
-              <th scope="row">{token.Name}</th>
-              {everyone && <td>{token.Operator}</td>}
-              <td>{token.Scope}</td>
-              <td>{formatTime(token.CreatedAt)}</td>
-              <td>{formatTime(token.ExpiresAt)}</td>
-              <td>{formatTime(token.LastUsedAt)}</td>
-              <td>
-                {token.RevokedAt ? (
-                  `Revoked ${formatTime(token.RevokedAt)}`
-                ) : (
-                  <button
-                    type="button"
-                    className="secondary"
-                    aria-label={`Revoke the token ${token.Name}`}
-                    disabled={revoke.isPending}
-                    onClick={() => revoke.mutate({ id: token.Id, name: token.Name })}
-                  >
-                    Revoke
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </Table>
-      )}
+      <Table
+        head={['Name', ...(everyone ? ['Operator'] : []), 'Scope', 'Created', 'Expires', 'Last used', '']}
+        empty="No API token."
+      >
+        {list.map((token) => (
+          <tr key={token.Id}>
+            <th scope="row">{token.Name}</th>
+            {everyone && <td>{token.Operator}</td>}
+            <td>{token.Scope}</td>
+            <td>{formatTime(token.CreatedAt)}</td>
+            <td>{formatTime(token.ExpiresAt)}</td>
+            <td>{formatTime(token.LastUsedAt)}</td>
+            <td>
+              {token.RevokedAt ? (
+                `Revoked ${formatTime(token.RevokedAt)}`
+              ) : (
+                <button
+                  type="button"
+                  className="secondary"
+                  aria-label={`Revoke the token ${token.Name}`}
+                  disabled={revoke.isPending}
+                  onClick={() => revoke.mutate({ id: token.Id, name: token.Name })}
+                >
+                  Revoke
+                </button>
+              )}
+            </td>
+          </tr>
+        ))}
+      </Table>
     </Section>
   );
 }

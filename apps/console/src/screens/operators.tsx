@@ -13,6 +13,7 @@ import { RoleFields, rolesOf } from '../components/role-fields';
 import { Screen, Section } from '../components/screen';
 import { Table } from '../components/table';
 import { post } from '../lib/api';
+import { fieldText } from '../lib/form';
 import { formatTime } from '../lib/format';
 import { useOperator } from '../lib/session';
 
@@ -77,10 +78,10 @@ function Invite({ onInvited }: { onInvited: () => void }) {
     event.preventDefault();
     const values = new FormData(event.currentTarget);
     invite.mutate({
-      name: String(values.get('name') ?? '').trim(),
-      email: String(values.get('email') ?? '').trim(),
+      name: fieldText(values, 'name'),
+      email: fieldText(values, 'email'),
       roles: rolesOf(values),
-      reason: String(values.get('reason') ?? '').trim(),
+      reason: fieldText(values, 'reason'),
     });
   };
   return (

@@ -5,6 +5,7 @@ import { CodeField, codeOf } from '../components/code-field';
 import { FaultMessage } from '../components/fault-message';
 import { Screen } from '../components/screen';
 import { ApiFault, type ConsoleFaultName, post } from '../lib/api';
+import { fieldText } from '../lib/form';
 import { type SignInState, signedInTab } from '../lib/session';
 import { useRun } from '../lib/use-run';
 
@@ -38,7 +39,7 @@ export function SignInScreen() {
     const form = new FormData(event.currentTarget);
     void run(async () => {
       const { Challenge } = await post('OperatorLogin', {
-        email: String(form.get('email') ?? '').trim(),
+        email: fieldText(form, 'email'),
         password: String(form.get('password') ?? ''),
       });
       setNotice(undefined);
