@@ -7,7 +7,7 @@ import {
   OPERATOR_SESSION_HOURS,
 } from '@soundid/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Done, FaultMessage } from '../components/fault-message';
 import { Screen, Section } from '../components/screen';
@@ -100,6 +100,7 @@ function ApiTokens() {
   const id = useId();
   const me = useOperator();
   const client = useQueryClient();
+  const form = useRef<HTMLFormElement>(null);
   const [created, setCreated] = useState<Created>();
   const [revoked, setRevoked] = useState<string>();
   const tokens = useQuery({ queryKey: ['ListOperatorApiTokens'], queryFn: () => post('ListOperatorApiTokens', {}) });
@@ -109,6 +110,7 @@ function ApiTokens() {
     onSuccess: (result) => {
       setCreated(result);
       setRevoked(undefined);
+      form.current?.reset();
       void refresh();
     },
   });
@@ -122,11 +124,13 @@ function ApiTokens() {
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const form = new FormData(event.currentTarget);
+    const values = new FormData(event.currentTarget);
+    // The last new token leaves the page before the next is made: a token is shown once.
+    setCreated(undefined);
     create.mutate({
-      name: fieldText(form, 'name'),
-      scope: form.get('scope') === 'write' ? 'write' : 'read',
-      days: Number(form.get('days')),
+      name: fieldText(values, 'name'),
+      scope: values.get('scope') === 'write' ? 'write' : 'read',
+      days: Number(values.get('days')),
     });
   };
 
@@ -134,7 +138,7 @@ function ApiTokens() {
   const everyone = me.Operator.Roles.includes('admin');
   return (
     <Section title={everyone ? 'API tokens (every operator’s)' : 'My API tokens'} id="tokens">
-      <form onSubmit={submit} className="filters" aria-label="Create an API token">
+      <form ref={form} onSubmit={submit} className="filters" aria-label="Create an API token">
         <div className="field">
           <label htmlFor={`${id}-name`}>Name</label>
           <input id={`${id}-name`} name="name" required maxLength={OPERATOR_NAME_MAX_LENGTH} />

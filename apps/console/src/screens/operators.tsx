@@ -77,6 +77,8 @@ function Invite({ onInvited }: { onInvited: () => void }) {
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const values = new FormData(event.currentTarget);
+    // The last invitation's link leaves the page before the next is made.
+    setInvited(undefined);
     invite.mutate({
       name: fieldText(values, 'name'),
       email: fieldText(values, 'email'),
@@ -107,7 +109,18 @@ function Invite({ onInvited }: { onInvited: () => void }) {
             {invited.Operator.Email}; it works once, for {OPERATOR_INVITATION_HOURS} hours:
           </p>
           <label htmlFor={`${id}-link`}>Invitation link</label>
-          <input id={`${id}-link`} readOnly value={invited.InvitationUrl} className="mono" />
+          <input
+            id={`${id}-link`}
+            readOnly
+            value={invited.InvitationUrl}
+            className="mono"
+            onFocus={(e) => e.target.select()}
+          />
+          <div className="actions">
+            <button type="button" className="secondary" onClick={() => setInvited(undefined)}>
+              Hide the link
+            </button>
+          </div>
         </div>
       )}
     </Section>
