@@ -6,7 +6,7 @@ import { ReasonField } from './reason-field';
 
 export type DialogValues = Record<string, string> & { reason: string };
 
-export interface ActionDialogProps<R> {
+interface ActionDialogProps<R> {
   /** The button that opens the dialog. */
   label: string;
   /** Its accessible name when the label alone is ambiguous (one button per row). */

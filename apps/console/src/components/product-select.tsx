@@ -3,21 +3,13 @@ import { useId } from 'react';
 
 export type Product = CallResult<'AdminProducts'>[number];
 
-/** A required choice of one product (AdminProducts), by its code; nothing chosen at first. */
-export function ProductSelect({
-  products,
-  name = 'product',
-  label = 'Product',
-}: {
-  products: readonly Product[];
-  name?: string;
-  label?: string;
-}) {
+/** A required choice of one product (AdminProducts), named `product`; nothing chosen at first. */
+export function ProductSelect({ products, label = 'Product' }: { products: readonly Product[]; label?: string }) {
   const id = useId();
   return (
     <>
       <label htmlFor={id}>{label}</label>
-      <select id={id} name={name} required defaultValue="">
+      <select id={id} name="product" required defaultValue="">
         <option value="" disabled>
           Choose a product
         </option>

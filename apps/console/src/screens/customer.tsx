@@ -56,7 +56,7 @@ export function CustomerScreen() {
   );
 }
 
-export function CustomerPage({ page, report }: { page: Page; report: Report }) {
+function CustomerPage({ page, report }: { page: Page; report: Report }) {
   const can = useCan();
   const email = page.Email;
   const supportActions = [

@@ -9,7 +9,7 @@ import { get } from '../lib/api';
 import { fieldText } from '../lib/form';
 import { formatTime } from '../lib/format';
 
-export const KIND_LABELS: Record<CustomerSearchKind, string> = {
+const KIND_LABELS: Record<CustomerSearchKind, string> = {
   email: 'E-mail address (beginning)',
   key: 'Licence key (in full or its last group)',
   device: 'Device name or machine id',

@@ -3,7 +3,7 @@ import { vi } from 'vitest';
 import type { ConsoleFaultName } from '../lib/api';
 
 /** A call the console made: its method, path, query, headers and JSON body. */
-export interface SentCall {
+interface SentCall {
   method: string;
   path: string;
   query: URLSearchParams;
