@@ -23,6 +23,11 @@ describe('the customer page', () => {
     expect(within(devices).getByRole('rowheader', { name: 'Studio iMac' })).toBeInTheDocument();
     expect(within(devices).getByText(/^Deactivated .* \(customer\)$/)).toBeInTheDocument();
     expect(screen.getByText('5 of 5')).toBeInTheDocument();
+    // A list without rows is a sentence, not an empty table.
+    const trials = screen.getByRole('region', { name: 'Trials' });
+    expect(within(trials).getByText('No trial.')).toBeInTheDocument();
+    expect(within(trials).queryByRole('table')).toBeNull();
+    expect(within(screen.getByRole('region', { name: 'Sessions' })).getByRole('table')).toBeInTheDocument();
   });
 
   it('shows the address as the portal does: every part, the State included, the country by name', async () => {
