@@ -125,7 +125,7 @@ function ApiTokens() {
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const values = new FormData(event.currentTarget);
-    // The last new token leaves the page before the next is made: a token is shown once.
+    // The last new token leaves the page before the next is made: a token is shown once (docs/api.md, CreateOperatorApiToken).
     setCreated(undefined);
     create.mutate({
       name: fieldText(values, 'name'),
