@@ -48,7 +48,7 @@ function SessionWatch({ client }: { client: QueryClient }) {
   return null;
 }
 
-export function ConsoleRoutes() {
+function ConsoleRoutes() {
   return (
     <Routes>
       <Route path="/invitation/:token" element={<InvitationScreen />} />

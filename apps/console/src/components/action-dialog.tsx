@@ -1,11 +1,12 @@
-import { AUDIT_REASON_MAX_LENGTH, AUDIT_REASON_MIN_LENGTH } from '@soundid/contracts';
+import { AUDIT_REASON_MIN_LENGTH } from '@soundid/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { FaultMessage } from './fault-message';
+import { ReasonField } from './reason-field';
 
 export type DialogValues = Record<string, string> & { reason: string };
 
-export interface ActionDialogProps<R> {
+interface ActionDialogProps<R> {
   /** The button that opens the dialog. */
   label: string;
   /** Its accessible name when the label alone is ambiguous (one button per row). */
@@ -107,21 +108,7 @@ export function ActionDialog<R>(props: ActionDialogProps<R>) {
             <h2 id={`${id}-title`}>{title}</h2>
             {description && <div className="description">{description}</div>}
             {children}
-            <label htmlFor={`${id}-reason`}>Reason or ticket</label>
-            <textarea
-              ref={reasonField}
-              id={`${id}-reason`}
-              name="reason"
-              required
-              minLength={AUDIT_REASON_MIN_LENGTH}
-              maxLength={AUDIT_REASON_MAX_LENGTH}
-              rows={3}
-              aria-describedby={`${id}-reason-hint`}
-              aria-invalid={problem?.startsWith('Give a reason') ? true : undefined}
-            />
-            <p id={`${id}-reason-hint`} className="hint">
-              At least {AUDIT_REASON_MIN_LENGTH} characters; kept in the audit trail with your name.
-            </p>
+            <ReasonField rows={3} inputRef={reasonField} invalid={problem?.startsWith('Give a reason')} />
             {problem && (
               <p className="fault" role="alert">
                 {problem}

@@ -1,6 +1,7 @@
+import { TOTP_DIGITS } from '@soundid/contracts';
 import { type Ref, useId } from 'react';
 
-/** The authenticator app's six-digit code (the field is named `code`; spaces are allowed). */
+/** The authenticator app's code of TOTP_DIGITS digits (the field is named `code`; spaces are allowed). */
 export function CodeField({ inputRef }: { inputRef?: Ref<HTMLInputElement> }) {
   const id = useId();
   return (
@@ -12,13 +13,13 @@ export function CodeField({ inputRef }: { inputRef?: Ref<HTMLInputElement> }) {
         name="code"
         inputMode="numeric"
         autoComplete="one-time-code"
-        pattern="[0-9 ]{6,7}"
-        maxLength={7}
+        pattern={`[0-9 ]{${TOTP_DIGITS},${TOTP_DIGITS + 1}}`}
+        maxLength={TOTP_DIGITS + 1}
         required
         aria-describedby={`${id}-hint`}
       />
       <p id={`${id}-hint`} className="hint">
-        Six digits; a code is accepted once.
+        {TOTP_DIGITS} digits; a code is accepted once.
       </p>
     </>
   );

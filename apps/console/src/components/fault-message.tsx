@@ -8,7 +8,7 @@ export function FaultMessage({ error }: { error: unknown }) {
   if (!error) return null;
   const fault = error instanceof ApiFault ? error : undefined;
   const text = fault ? fault.message : error instanceof Error ? error.message : String(error);
-  const fields = fault?.faultName === 'RequestInvalid' ? fault.fault.ExceptionVariables : [];
+  const fields = fault?.is('RequestInvalid') ? fault.fault.ExceptionVariables : [];
   return (
     <div className="fault" role="alert">
       <p>{text}</p>

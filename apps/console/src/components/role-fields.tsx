@@ -1,7 +1,7 @@
 import { OPERATOR_ROLES, type OperatorRole } from '@soundid/contracts';
 import { useId } from 'react';
 
-export const ROLE_HINTS: Record<OperatorRole, string> = {
+const ROLE_HINTS: Record<OperatorRole, string> = {
   support: 'customers’ everyday tickets',
   finance: 'tokens, payments and refunds',
   admin: 'operators, keys and codes, releases, the service',

@@ -1,7 +1,21 @@
-import type { ReactNode } from 'react';
+import { Children, type ReactNode } from 'react';
 
-/** A table with a header row; wide tables scroll sideways in their own box. */
-export function Table({ head, caption, children }: { head: string[]; caption?: string; children: ReactNode }) {
+/**
+ * A table with a header row; wide tables scroll sideways in their own box. With `empty`, a table
+ * without rows is that sentence instead.
+ */
+export function Table({
+  head,
+  caption,
+  empty,
+  children,
+}: {
+  head: string[];
+  caption?: string;
+  empty?: ReactNode;
+  children: ReactNode;
+}) {
+  if (empty !== undefined && Children.count(children) === 0) return <Empty>{empty}</Empty>;
   return (
     <div className="table-wrap">
       <table>

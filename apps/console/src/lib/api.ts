@@ -5,7 +5,9 @@ import {
   type CallResult,
   callPathOf,
   type FaultBody,
+  type FaultName,
   type PathCall,
+  type TableFaultName,
 } from '@soundid/contracts';
 
 /**
@@ -14,6 +16,12 @@ import {
  * `Software` header (ADR 0044), which every request here carries. The console never holds a token.
  */
 export const SOFTWARE_HEADER = 'MySoundID-Console/1.0';
+
+/**
+ * A fault's name as the console compares it: the service's (`faults`, `faultTable`), or the one
+ * the console makes when the service cannot be reached. Typed, so a misspelt name fails typecheck.
+ */
+export type ConsoleFaultName = FaultName | TableFaultName | 'NetworkError';
 
 /** A call's refusal or failure, as the service sent it: its text is shown as it came. */
 export class ApiFault extends Error {
@@ -25,18 +33,14 @@ export class ApiFault extends Error {
     this.name = 'ApiFault';
   }
 
-  get faultName(): string {
-    return this.fault.ExceptionName;
-  }
-
-  /** An ExceptionVariables value by its key. */
-  variable(key: string): string | undefined {
-    return this.fault.ExceptionVariables.find((v) => v.Key === key)?.Value;
+  /** Whether the service answered one of these faults. */
+  is(...names: readonly ConsoleFaultName[]): boolean {
+    return (names as readonly string[]).includes(this.fault.ExceptionName);
   }
 }
 
 /** The fault the service answers when the console session is missing, idle too long or ended. */
-export const SESSION_FAULT = 'AdminTokenInvalid';
+export const SESSION_FAULT: FaultName = 'AdminTokenInvalid';
 
 type Listener = (fault: ApiFault) => void;
 const sessionListeners = new Set<Listener>();
@@ -99,11 +103,11 @@ async function send<T>(path: string, init: RequestInit): Promise<T> {
     envelope?.Fault ?? madeUp('Unknown', `The service answered ${response.status} without a message.`),
     response.status,
   );
-  if (fault.faultName === SESSION_FAULT) for (const listener of sessionListeners) listener(fault);
+  if (fault.is(SESSION_FAULT)) for (const listener of sessionListeners) listener(fault);
   throw fault;
 }
 
-const madeUp = (name: string, text: string): FaultBody => ({
+const madeUp = (name: ConsoleFaultName, text: string): FaultBody => ({
   ExceptionName: name,
   ExceptionType: 0,
   ExceptionCode: 0,

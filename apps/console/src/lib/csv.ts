@@ -6,9 +6,9 @@ export function toCsv(header: readonly string[], rows: readonly (readonly string
   return `${[header, ...rows].map((row) => row.map(field).join(',')).join('\r\n')}\r\n`;
 }
 
-/** Saves text as a file through the browser's download (a Blob URL, revoked after). */
-export function downloadText(fileName: string, text: string, type = 'text/csv;charset=utf-8'): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+/** Saves CSV text as a file through the browser's download (a Blob URL, revoked after). */
+export function downloadText(fileName: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
   const link = document.createElement('a');
   link.href = url;
   link.download = fileName;

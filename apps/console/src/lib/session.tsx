@@ -8,7 +8,7 @@ import { allows } from './roles';
 export type Me = CallResult<'OperatorMe'>;
 
 /** The query of the signed-in operator (OperatorMe): who, and with which roles. */
-export const ME_QUERY = ['OperatorMe'] as const;
+const ME_QUERY = ['OperatorMe'] as const;
 
 export function useMeQuery() {
   return useQuery({ queryKey: ME_QUERY, queryFn: () => post('OperatorMe', {}) });

@@ -3,15 +3,17 @@ import {
   OPERATOR_API_TOKEN_DEFAULT_DAYS,
   OPERATOR_API_TOKEN_MAX_DAYS,
   OPERATOR_IDLE_MINUTES,
+  OPERATOR_NAME_MAX_LENGTH,
   OPERATOR_SESSION_HOURS,
 } from '@soundid/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Done, FaultMessage } from '../components/fault-message';
 import { Screen, Section } from '../components/screen';
-import { Empty, Facts, Table } from '../components/table';
+import { Facts, Table } from '../components/table';
 import { post } from '../lib/api';
+import { fieldText } from '../lib/form';
 import { formatTime } from '../lib/format';
 import { type SignInState, useForgetSession, useOperator } from '../lib/session';
 
@@ -98,6 +100,7 @@ function ApiTokens() {
   const id = useId();
   const me = useOperator();
   const client = useQueryClient();
+  const form = useRef<HTMLFormElement>(null);
   const [created, setCreated] = useState<Created>();
   const [revoked, setRevoked] = useState<string>();
   const tokens = useQuery({ queryKey: ['ListOperatorApiTokens'], queryFn: () => post('ListOperatorApiTokens', {}) });
@@ -107,6 +110,7 @@ function ApiTokens() {
     onSuccess: (result) => {
       setCreated(result);
       setRevoked(undefined);
+      form.current?.reset();
       void refresh();
     },
   });
@@ -120,11 +124,13 @@ function ApiTokens() {
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const form = new FormData(event.currentTarget);
+    const values = new FormData(event.currentTarget);
+    // The last new token leaves the page before the next is made: a token is shown once (docs/api.md, CreateOperatorApiToken).
+    setCreated(undefined);
     create.mutate({
-      name: String(form.get('name') ?? '').trim(),
-      scope: form.get('scope') === 'write' ? 'write' : 'read',
-      days: Number(form.get('days')),
+      name: fieldText(values, 'name'),
+      scope: values.get('scope') === 'write' ? 'write' : 'read',
+      days: Number(values.get('days')),
     });
   };
 
@@ -132,10 +138,10 @@ function ApiTokens() {
   const everyone = me.Operator.Roles.includes('admin');
   return (
     <Section title={everyone ? 'API tokens (every operator’s)' : 'My API tokens'} id="tokens">
-      <form onSubmit={submit} className="filters" aria-label="Create an API token">
+      <form ref={form} onSubmit={submit} className="filters" aria-label="Create an API token">
         <div className="field">
           <label htmlFor={`${id}-name`}>Name</label>
-          <input id={`${id}-name`} name="name" required maxLength={100} />
+          <input id={`${id}-name`} name="name" required maxLength={OPERATOR_NAME_MAX_LENGTH} />
         </div>
         <div className="field">
           <label htmlFor={`${id}-scope`}>Scope</label>
@@ -185,37 +191,36 @@ function ApiTokens() {
         </div>
       )}
       {revoked && <Done>{revoked}</Done>}
-      {list.length === 0 ? (
-        <Empty>No API token.</Empty>
-      ) : (
-        <Table head={['Name', ...(everyone ? ['Operator'] : []), 'Scope', 'Created', 'Expires', 'Last used', '']}>
-          {list.map((token) => (
-            <tr key={token.Id}>
-              <th scope="row">{token.Name}</th>
-              {everyone && <td>{token.Operator}</td>}
-              <td>{token.Scope}</td>
-              <td>{formatTime(token.CreatedAt)}</td>
-              <td>{formatTime(token.ExpiresAt)}</td>
-              <td>{formatTime(token.LastUsedAt)}</td>
-              <td>
-                {token.RevokedAt ? (
-                  `Revoked ${formatTime(token.RevokedAt)}`
-                ) : (
-                  <button
-                    type="button"
-                    className="secondary"
-                    aria-label={`Revoke the token ${token.Name}`}
-                    disabled={revoke.isPending}
-                    onClick={() => revoke.mutate({ id: token.Id, name: token.Name })}
-                  >
-                    Revoke
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </Table>
-      )}
+      <Table
+        head={['Name', ...(everyone ? ['Operator'] : []), 'Scope', 'Created', 'Expires', 'Last used', '']}
+        empty="No API token."
+      >
+        {list.map((token) => (
+          <tr key={token.Id}>
+            <th scope="row">{token.Name}</th>
+            {everyone && <td>{token.Operator}</td>}
+            <td>{token.Scope}</td>
+            <td>{formatTime(token.CreatedAt)}</td>
+            <td>{formatTime(token.ExpiresAt)}</td>
+            <td>{formatTime(token.LastUsedAt)}</td>
+            <td>
+              {token.RevokedAt ? (
+                `Revoked ${formatTime(token.RevokedAt)}`
+              ) : (
+                <button
+                  type="button"
+                  className="secondary"
+                  aria-label={`Revoke the token ${token.Name}`}
+                  disabled={revoke.isPending}
+                  onClick={() => revoke.mutate({ id: token.Id, name: token.Name })}
+                >
+                  Revoke
+                </button>
+              )}
+            </td>
+          </tr>
+        ))}
+      </Table>
     </Section>
   );
 }

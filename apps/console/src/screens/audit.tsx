@@ -5,6 +5,7 @@ import { Done, FaultMessage } from '../components/fault-message';
 import { Screen } from '../components/screen';
 import { Table } from '../components/table';
 import { post } from '../lib/api';
+import { fieldText } from '../lib/form';
 import { formatTime } from '../lib/format';
 import { useCan } from '../lib/session';
 
@@ -17,7 +18,6 @@ const isoOf = (value: FormDataEntryValue | null): string | undefined => {
   const date = new Date(text);
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 };
-const textOf = (value: FormDataEntryValue | null) => String(value ?? '').trim() || undefined;
 
 /**
  * The audit trail (SearchAudit, ADR 0045): newest first, AUDIT_PAGE_SIZE a page, by operator,
@@ -39,9 +39,9 @@ export function AuditScreen() {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const next: Filters = {};
-    const operator = textOf(form.get('operator'));
-    const customer = textOf(form.get('customer'));
-    const action = textOf(form.get('action'));
+    const operator = fieldText(form, 'operator');
+    const customer = fieldText(form, 'customer');
+    const action = fieldText(form, 'action');
     const from = isoOf(form.get('from'));
     const to = isoOf(form.get('to'));
     if (operator) next.operator = operator;
@@ -96,36 +96,35 @@ export function AuditScreen() {
           <h2 id={`${id}-entries`}>
             Entries{cursors.length > 1 ? `, page ${cursors.length}` : ''} (newest first, {AUDIT_PAGE_SIZE} a page)
           </h2>
-          {entries.length === 0 ? (
-            <p className="empty">No entry matches.</p>
-          ) : (
-            <Table head={['#', 'When', 'Operator', 'Action', 'Outcome', 'Customer or target', 'Reason', 'Change']}>
-              {entries.map((entry) => (
-                <tr key={entry.Seq}>
-                  <td className="number">{entry.Seq}</td>
-                  <td>{formatTime(entry.At)}</td>
-                  <td>
-                    {entry.Operator ?? '—'}
-                    {entry.Roles.length > 0 && <span className="roles"> ({entry.Roles.join(', ')})</span>}
-                  </td>
-                  <th scope="row">{entry.Action}</th>
-                  <td className={entry.Outcome === 'denied' ? 'denied' : undefined}>{entry.Outcome}</td>
-                  <td>{entry.Customer ?? (entry.TargetType ? `${entry.TargetType} ${entry.TargetId ?? ''}` : '—')}</td>
-                  <td>{entry.Reason ?? '—'}</td>
-                  <td>
-                    {entry.Before !== null || entry.After !== null ? (
-                      <details>
-                        <summary>Before and after</summary>
-                        <pre>{JSON.stringify({ before: entry.Before, after: entry.After }, null, 2)}</pre>
-                      </details>
-                    ) : (
-                      '—'
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </Table>
-          )}
+          <Table
+            head={['#', 'When', 'Operator', 'Action', 'Outcome', 'Customer or target', 'Reason', 'Change']}
+            empty="No entry matches."
+          >
+            {entries.map((entry) => (
+              <tr key={entry.Seq}>
+                <td className="number">{entry.Seq}</td>
+                <td>{formatTime(entry.At)}</td>
+                <td>
+                  {entry.Operator ?? '—'}
+                  {entry.Roles.length > 0 && <span className="roles"> ({entry.Roles.join(', ')})</span>}
+                </td>
+                <th scope="row">{entry.Action}</th>
+                <td className={entry.Outcome === 'denied' ? 'denied' : undefined}>{entry.Outcome}</td>
+                <td>{entry.Customer ?? (entry.TargetType ? `${entry.TargetType} ${entry.TargetId ?? ''}` : '—')}</td>
+                <td>{entry.Reason ?? '—'}</td>
+                <td>
+                  {entry.Before !== null || entry.After !== null ? (
+                    <details>
+                      <summary>Before and after</summary>
+                      <pre>{JSON.stringify({ before: entry.Before, after: entry.After }, null, 2)}</pre>
+                    </details>
+                  ) : (
+                    '—'
+                  )}
+                </td>
+              </tr>
+            ))}
+          </Table>
           <div className="actions">
             {cursors.length > 1 && (
               <button type="button" className="secondary" onClick={() => setCursors(cursors.slice(0, -1))}>

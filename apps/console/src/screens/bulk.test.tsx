@@ -1,4 +1,5 @@
-import { screen, within } from '@testing-library/react';
+import { ISSUE_MAX_COUNT } from '@soundid/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { meAnswer, mockApi } from '../testing/api-mock';
 import { renderConsole } from '../testing/render';
@@ -18,13 +19,13 @@ const products = [
 /** Blob URLs made for downloads, with their text (the CSV the operator gets). */
 function captureDownloads() {
   const blobs: Blob[] = [];
-  vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: (blob: Blob) => `blob:${blobs.push(blob)}` }));
-  URL.revokeObjectURL = () => undefined;
+  vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => `blob:${blobs.push(blob as Blob)}`);
+  const revoked = vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
   const names: string[] = [];
   vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
     names.push(this.download);
   });
-  return { blobs, names };
+  return { blobs, names, revoked };
 }
 
 describe('keys and serials (admin)', () => {
@@ -42,8 +43,8 @@ describe('keys and serials (admin)', () => {
     if (!section) throw new Error('no section');
     const form = within(section);
     await user.selectOptions(form.getByLabelText('Product'), 'sid-reference');
-    await user.clear(form.getByLabelText('How many (1–1000)'));
-    await user.type(form.getByLabelText('How many (1–1000)'), '2');
+    await user.clear(form.getByLabelText(`How many (1–${ISSUE_MAX_COUNT})`));
+    await user.type(form.getByLabelText(`How many (1–${ISSUE_MAX_COUNT})`), '2');
     await user.type(form.getByLabelText('Reason or ticket'), 'dealer order 77');
     await user.click(form.getByRole('button', { name: 'Issue keys' }));
 
@@ -60,6 +61,8 @@ describe('keys and serials (admin)', () => {
     expect(await blob.text()).toBe(
       'product,key\r\nsid-reference,AAAAAA-BBBBBB-CCCCCC-DDDDDD\r\nsid-reference,EEEEEE-FFFFFF-GGGGGG-HHHHHH\r\n',
     );
+    // The Blob URL does not outlive the download.
+    await waitFor(() => expect(downloads.revoked).toHaveBeenCalledWith('blob:1'));
   });
 
   it('imports serials from a CSV file, and lists every bad row the service names', async () => {
@@ -76,9 +79,14 @@ describe('keys and serials (admin)', () => {
     const section = (await screen.findByRole('heading', { name: 'Import campaign serials' })).closest('section');
     if (!section) throw new Error('no section');
     const form = within(section);
+    // No file: said here, and nothing is sent.
+    await user.type(form.getByLabelText('Reason or ticket'), 'ADAM campaign batch 2');
+    await user.click(form.getByRole('button', { name: 'Import serials' }));
+    expect(form.getByRole('alert')).toHaveTextContent('Choose a CSV file with one serial a row.');
+    expect(api.to('/api/admin/import-serials')).toHaveLength(0);
+
     const csv = 'serial\nA1B2C3D4E5\nx!\n';
     await user.upload(form.getByLabelText('CSV file'), new File([csv], 'serials.csv', { type: 'text/csv' }));
-    await user.type(form.getByLabelText('Reason or ticket'), 'ADAM campaign batch 2');
     await user.click(form.getByRole('button', { name: 'Import serials' }));
 
     expect(await form.findByRole('alert')).toHaveTextContent(

@@ -1,15 +1,14 @@
-import { type CallResult, csvRowsOf, SERIAL_IMPORT_MAX_ROWS, type UPGRADE_CODE_SHAPES } from '@soundid/contracts';
+import { csvRowsOf, ISSUE_MAX_COUNT, SERIAL_IMPORT_MAX_ROWS, type UPGRADE_CODE_SHAPES } from '@soundid/contracts';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useRef, useState } from 'react';
 import { Done, FaultMessage } from '../components/fault-message';
+import { type Product, ProductSelect } from '../components/product-select';
 import { ReasonField } from '../components/reason-field';
 import { Screen, Section } from '../components/screen';
 import { ApiFault, get, post } from '../lib/api';
 import { downloadText, toCsv } from '../lib/csv';
+import { fieldText } from '../lib/form';
 
-type Product = CallResult<'AdminProducts'>[number];
-
-const text = (form: FormData, name: string) => String(form.get(name) ?? '').trim();
 const stamp = () => new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
 
 /** Keys, upgrade codes and campaign serials in bulk (admin): issued ones downloadable as CSV. */
@@ -25,31 +24,12 @@ export function BulkScreen() {
   );
 }
 
-function ProductSelect({ products, name, label }: { products: Product[]; name: string; label: string }) {
-  const id = useId();
-  return (
-    <>
-      <label htmlFor={id}>{label}</label>
-      <select id={id} name={name} required defaultValue="">
-        <option value="" disabled>
-          Choose a product
-        </option>
-        {products.map((p) => (
-          <option key={p.Code} value={p.Code}>
-            {p.DisplayName} ({p.Code})
-          </option>
-        ))}
-      </select>
-    </>
-  );
-}
-
 function CountField() {
   const id = useId();
   return (
     <>
-      <label htmlFor={id}>How many (1–1000)</label>
-      <input id={id} name="count" type="number" min={1} max={1000} defaultValue={1} required />
+      <label htmlFor={id}>How many (1–{ISSUE_MAX_COUNT})</label>
+      <input id={id} name="count" type="number" min={1} max={ISSUE_MAX_COUNT} defaultValue={1} required />
     </>
   );
 }
@@ -96,12 +76,16 @@ function IssueKeys({ products }: { products: Product[] }) {
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    issue.mutate({ product: text(form, 'product'), count: Number(form.get('count')), reason: text(form, 'reason') });
+    issue.mutate({
+      product: fieldText(form, 'product'),
+      count: Number(form.get('count')),
+      reason: fieldText(form, 'reason'),
+    });
   };
   return (
     <Section title="Issue activation keys" id="issue-keys">
       <form onSubmit={submit} className="stack">
-        <ProductSelect products={products} name="product" label="Product" />
+        <ProductSelect products={products} />
         <CountField />
         <ReasonField />
         <FaultMessage error={issue.error} />
@@ -131,17 +115,17 @@ function IssueUpgradeCodes({ products }: { products: Product[] }) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     issue.mutate({
-      product: text(form, 'product'),
+      product: fieldText(form, 'product'),
       from: form.getAll('from').map(String),
       count: Number(form.get('count')),
-      shape: text(form, 'shape') as (typeof UPGRADE_CODE_SHAPES)[number],
-      reason: text(form, 'reason'),
+      shape: fieldText(form, 'shape') as (typeof UPGRADE_CODE_SHAPES)[number],
+      reason: fieldText(form, 'reason'),
     });
   };
   return (
     <Section title="Issue upgrade codes" id="issue-codes">
       <form onSubmit={submit} className="stack">
-        <ProductSelect products={products} name="product" label="Upgrade to" />
+        <ProductSelect products={products} label="Upgrade to" />
         <fieldset>
           <legend>For keys of</legend>
           <div className="check-grid">
@@ -189,13 +173,11 @@ function ImportSerials() {
       return;
     }
     setFileProblem(undefined);
-    importing.mutate({ csv: await file.text(), reason: text(form, 'reason') });
+    importing.mutate({ csv: await file.text(), reason: fieldText(form, 'reason') });
   };
   // Every bad row, as the service lists them (CsvRowsInvalid's Rows): nothing was imported.
   const badRows =
-    importing.error instanceof ApiFault && importing.error.faultName === 'CsvRowsInvalid'
-      ? csvRowsOf(importing.error.fault)
-      : [];
+    importing.error instanceof ApiFault && importing.error.is('CsvRowsInvalid') ? csvRowsOf(importing.error.fault) : [];
   return (
     <Section title="Import campaign serials" id="import-serials">
       {/* Checked here and by the service: the browser's own bubbles would not name the bad rows. */}

@@ -1,4 +1,10 @@
-import { type CallResult, normalizeLicenseKey, OPERATOR_REFERENCE_MAX_LENGTH } from '@soundid/contracts';
+import {
+  type CallResult,
+  LICENSE_KEY_LENGTH,
+  normalizeLicenseKey,
+  OPERATOR_REFERENCE_MAX_LENGTH,
+  TOKEN_VALIDITY_MONTHS,
+} from '@soundid/contracts';
 import { useId, useState } from 'react';
 import { ActionDialog, type DialogValues } from '../components/action-dialog';
 import { post } from '../lib/api';
@@ -98,7 +104,7 @@ function FullKeyField({ licence }: { licence: Licence }) {
 const keyCheck =
   (licence: Licence) =>
   ({ key = '' }: Record<string, string>) =>
-    normalizeLicenseKey(key).length !== 24 || !normalizeLicenseKey(key).endsWith(licence.KeyEnding)
+    normalizeLicenseKey(key).length !== LICENSE_KEY_LENGTH || !normalizeLicenseKey(key).endsWith(licence.KeyEnding)
       ? `Type the whole key ending in ${licence.KeyEnding}.`
       : undefined;
 
@@ -206,7 +212,7 @@ function TokenChange({
       title={grant ? 'Grant tokens' : 'Withdraw tokens'}
       description={
         grant
-          ? `Credits voice AI tokens to ${email} (valid 12 months).`
+          ? `Credits voice AI tokens to ${email} (valid ${TOKEN_VALIDITY_MONTHS} months).`
           : `Takes tokens back from ${email}, oldest lots first, never below zero.`
       }
       confirm={grant ? 'Grant' : 'Withdraw'}

@@ -23,6 +23,18 @@ describe('the customer page', () => {
     expect(within(devices).getByRole('rowheader', { name: 'Studio iMac' })).toBeInTheDocument();
     expect(within(devices).getByText(/^Deactivated .* \(customer\)$/)).toBeInTheDocument();
     expect(screen.getByText('5 of 5')).toBeInTheDocument();
+    // A list without rows is a sentence, not an empty table.
+    const trials = screen.getByRole('region', { name: 'Trials' });
+    expect(within(trials).getByText('No trial.')).toBeInTheDocument();
+    expect(within(trials).queryByRole('table')).toBeNull();
+    expect(within(screen.getByRole('region', { name: 'Sessions' })).getByRole('table')).toBeInTheDocument();
+  });
+
+  it('shows the address as the portal does: every part, the State included, the country by name', async () => {
+    const profile = { AddressLine1: '1 Main Street', City: 'Austin', State: 'TX', PostalCode: '78701', Country: 'US' };
+    openCustomer(['support'], { '/api/admin/user': () => ({ Result: { ...customerPage(), Profile: profile } }) });
+    const address = await screen.findByText('Address');
+    expect(address.nextElementSibling).toHaveTextContent(/^1 Main Street, Austin, TX, 78701, United States$/);
   });
 
   it("support sees support's actions only; finance sees finance's only (operatorCallRoles)", async () => {
@@ -70,6 +82,10 @@ describe('the customer page', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Deactivate' }));
     expect(within(dialog).getByRole('alert')).toHaveTextContent(
       `Give a reason of at least ${AUDIT_REASON_MIN_LENGTH} characters`,
+    );
+    expect(reason).toHaveAttribute('aria-invalid', 'true');
+    expect(reason).toHaveAccessibleDescription(
+      `At least ${AUDIT_REASON_MIN_LENGTH} characters; kept in the audit trail with your name.`,
     );
     await user.type(reason, `  ${'x'.repeat(AUDIT_REASON_MIN_LENGTH - 1)}  `);
     await user.click(within(dialog).getByRole('button', { name: 'Deactivate' }));

@@ -1,4 +1,4 @@
-import type { CallResult } from '@soundid/contracts';
+import { type CallResult, formatAddress } from '@soundid/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -56,7 +56,7 @@ export function CustomerScreen() {
   );
 }
 
-export function CustomerPage({ page, report }: { page: Page; report: Report }) {
+function CustomerPage({ page, report }: { page: Page; report: Report }) {
   const can = useCan();
   const email = page.Email;
   const supportActions = [
@@ -79,14 +79,8 @@ export function CustomerPage({ page, report }: { page: Page; report: Report }) {
             ['Since', formatTime(page.CreatedAt)],
             ['Sign-in locked', page.SignInLocked ? 'Yes: too many failed sign-ins' : 'No'],
             ['Active sessions', String(page.ActiveSessions)],
-            [
-              'Address',
-              page.Profile
-                ? [page.Profile.AddressLine1, page.Profile.PostalCode, page.Profile.City, page.Profile.Country]
-                    .filter(Boolean)
-                    .join(', ')
-                : '—',
-            ],
+            // As the portal's profile shows it (formatAddress): the State included, the country by name.
+            ['Address', formatAddress(page.Profile)],
           ]}
         />
         {supportActions.length > 0 && <div className="actions">{supportActions}</div>}
@@ -103,20 +97,16 @@ export function CustomerPage({ page, report }: { page: Page; report: Report }) {
       </Section>
 
       <Section title="Sessions" id="sessions">
-        {page.Sessions.length === 0 ? (
-          <Empty>No live session.</Empty>
-        ) : (
-          <Table head={['Device', 'Signed in', 'Last seen', 'Expires']}>
-            {page.Sessions.map((s) => (
-              <tr key={s.Id}>
-                <th scope="row">{s.Device}</th>
-                <td>{formatTime(s.CreatedAt)}</td>
-                <td>{formatTime(s.LastSeenAt)}</td>
-                <td>{formatTime(s.ExpiresAt)}</td>
-              </tr>
-            ))}
-          </Table>
-        )}
+        <Table head={['Device', 'Signed in', 'Last seen', 'Expires']} empty="No live session.">
+          {page.Sessions.map((s) => (
+            <tr key={s.Id}>
+              <th scope="row">{s.Device}</th>
+              <td>{formatTime(s.CreatedAt)}</td>
+              <td>{formatTime(s.LastSeenAt)}</td>
+              <td>{formatTime(s.ExpiresAt)}</td>
+            </tr>
+          ))}
+        </Table>
       </Section>
 
       <Section title="Licences and devices" id="licences">
@@ -137,36 +127,33 @@ export function CustomerPage({ page, report }: { page: Page; report: Report }) {
                 ['Deactivations used', `${licence.DeactivationsUsed} of ${licence.DeactivationsAllowed}`],
               ]}
             />
-            {licence.Devices.length === 0 ? (
-              <Empty>No device was ever activated.</Empty>
-            ) : (
-              <Table
-                caption={`Devices of ${licence.Product} …${licence.KeyEnding}`}
-                head={['Device', 'Machine id', 'Activated', 'State', ...(can('AdminDeactivateDevice') ? [''] : [])]}
-              >
-                {licence.Devices.map((device) => (
-                  <tr key={device.Id}>
-                    <th scope="row">{device.Name}</th>
+            <Table
+              empty="No device was ever activated."
+              caption={`Devices of ${licence.Product} …${licence.KeyEnding}`}
+              head={['Device', 'Machine id', 'Activated', 'State', ...(can('AdminDeactivateDevice') ? [''] : [])]}
+            >
+              {licence.Devices.map((device) => (
+                <tr key={device.Id}>
+                  <th scope="row">{device.Name}</th>
+                  <td>
+                    <code>{device.MachineId}</code>
+                  </td>
+                  <td>{formatTime(device.ActivatedAt)}</td>
+                  <td>
+                    {device.DeactivatedAt
+                      ? `Deactivated ${formatTime(device.DeactivatedAt)}${device.DeactivationCause ? ` (${device.DeactivationCause})` : ''}`
+                      : 'Active'}
+                  </td>
+                  {can('AdminDeactivateDevice') && (
                     <td>
-                      <code>{device.MachineId}</code>
+                      {!device.DeactivatedAt && (
+                        <DeactivateDevice device={device} product={licence.Product} report={report} />
+                      )}
                     </td>
-                    <td>{formatTime(device.ActivatedAt)}</td>
-                    <td>
-                      {device.DeactivatedAt
-                        ? `Deactivated ${formatTime(device.DeactivatedAt)}${device.DeactivationCause ? ` (${device.DeactivationCause})` : ''}`
-                        : 'Active'}
-                    </td>
-                    {can('AdminDeactivateDevice') && (
-                      <td>
-                        {!device.DeactivatedAt && (
-                          <DeactivateDevice device={device} product={licence.Product} report={report} />
-                        )}
-                      </td>
-                    )}
-                  </tr>
-                ))}
-              </Table>
-            )}
+                  )}
+                </tr>
+              ))}
+            </Table>
             {(can('AdminMoveLicence') || can('AdminResetDeactivations')) && (
               <div className="actions">
                 {can('AdminResetDeactivations') && <ResetDeactivations licence={licence} report={report} />}
@@ -178,19 +165,15 @@ export function CustomerPage({ page, report }: { page: Page; report: Report }) {
       </Section>
 
       <Section title="Trials" id="trials">
-        {page.Trials.length === 0 ? (
-          <Empty>No trial.</Empty>
-        ) : (
-          <Table head={['Product', 'Started', 'Ends']}>
-            {page.Trials.map((t) => (
-              <tr key={`${t.Product}-${t.StartedAt}`}>
-                <th scope="row">{t.Product}</th>
-                <td>{formatTime(t.StartedAt)}</td>
-                <td>{formatTime(t.EndsAt)}</td>
-              </tr>
-            ))}
-          </Table>
-        )}
+        <Table head={['Product', 'Started', 'Ends']} empty="No trial.">
+          {page.Trials.map((t) => (
+            <tr key={`${t.Product}-${t.StartedAt}`}>
+              <th scope="row">{t.Product}</th>
+              <td>{formatTime(t.StartedAt)}</td>
+              <td>{formatTime(t.EndsAt)}</td>
+            </tr>
+          ))}
+        </Table>
       </Section>
 
       <Section title="Voice AI tokens" id="tokens">
@@ -202,140 +185,117 @@ export function CustomerPage({ page, report }: { page: Page; report: Report }) {
           </div>
         )}
         <h3>Lots</h3>
-        {page.TokenLots.length === 0 ? (
-          <Empty>No token lot.</Empty>
-        ) : (
-          <Table head={['Source', 'Amount', 'Left', 'Credited', 'Expires', 'Reference']}>
-            {page.TokenLots.map((lot) => (
-              <tr key={`${lot.CreatedAt}-${lot.Source}-${lot.Amount}`}>
-                <th scope="row">{lot.Source}</th>
-                <td className="number">{lot.Amount}</td>
-                <td className="number">{lot.Remaining}</td>
-                <td>{formatTime(lot.CreatedAt)}</td>
-                <td>{formatTime(lot.ExpiresAt)}</td>
-                <td>{lot.Reference ?? '—'}</td>
-              </tr>
-            ))}
-          </Table>
-        )}
+        <Table head={['Source', 'Amount', 'Left', 'Credited', 'Expires', 'Reference']} empty="No token lot.">
+          {page.TokenLots.map((lot) => (
+            <tr key={`${lot.CreatedAt}-${lot.Source}-${lot.Amount}`}>
+              <th scope="row">{lot.Source}</th>
+              <td className="number">{lot.Amount}</td>
+              <td className="number">{lot.Remaining}</td>
+              <td>{formatTime(lot.CreatedAt)}</td>
+              <td>{formatTime(lot.ExpiresAt)}</td>
+              <td>{lot.Reference ?? '—'}</td>
+            </tr>
+          ))}
+        </Table>
         <h3>Recent use</h3>
-        {page.TokenUsage.length === 0 ? (
-          <Empty>No tokens spent.</Empty>
-        ) : (
-          <Table head={['When', 'Type', 'Tokens', 'Seconds']}>
-            {page.TokenUsage.map((use) => (
-              <tr key={`${use.At}-${use.Type}-${use.Tokens}`}>
-                <th scope="row">{formatTime(use.At)}</th>
-                <td>{use.Type}</td>
-                <td className="number">{use.Tokens}</td>
-                <td className="number">{use.Seconds}</td>
-              </tr>
-            ))}
-          </Table>
-        )}
+        <Table head={['When', 'Type', 'Tokens', 'Seconds']} empty="No tokens spent.">
+          {page.TokenUsage.map((use) => (
+            <tr key={`${use.At}-${use.Type}-${use.Tokens}`}>
+              <th scope="row">{formatTime(use.At)}</th>
+              <td>{use.Type}</td>
+              <td className="number">{use.Tokens}</td>
+              <td className="number">{use.Seconds}</td>
+            </tr>
+          ))}
+        </Table>
       </Section>
 
       <Section title="Card payments" id="payments">
-        {page.CardPayments.length === 0 ? (
-          <Empty>No card payment.</Empty>
-        ) : (
-          <Table
-            head={[
-              'Invoice tag',
-              'Item',
-              'Amount',
-              'Refunded',
-              'Status',
-              'When',
-              ...(can('AdminRefundPayment') ? [''] : []),
-            ]}
-          >
-            {page.CardPayments.map((payment) => (
-              <tr key={payment.InvoiceTag}>
-                <th scope="row">
-                  <code>{payment.InvoiceTag}</code>
-                </th>
-                <td>{payment.Item}</td>
-                <td className="number">{formatMoney(payment.AmountInCents, payment.Currency)}</td>
-                <td className="number">{formatMoney(payment.RefundedInCents, payment.Currency)}</td>
-                <td>{payment.Status}</td>
-                <td>{formatTime(payment.CreatedAt)}</td>
-                {can('AdminRefundPayment') && (
-                  <td>
-                    {payment.RefundedInCents < payment.AmountInCents && (
-                      <RefundPayment payment={payment} report={report} />
-                    )}
-                  </td>
-                )}
-              </tr>
-            ))}
-          </Table>
-        )}
+        <Table
+          empty="No card payment."
+          head={[
+            'Invoice tag',
+            'Item',
+            'Amount',
+            'Refunded',
+            'Status',
+            'When',
+            ...(can('AdminRefundPayment') ? [''] : []),
+          ]}
+        >
+          {page.CardPayments.map((payment) => (
+            <tr key={payment.InvoiceTag}>
+              <th scope="row">
+                <code>{payment.InvoiceTag}</code>
+              </th>
+              <td>{payment.Item}</td>
+              <td className="number">{formatMoney(payment.AmountInCents, payment.Currency)}</td>
+              <td className="number">{formatMoney(payment.RefundedInCents, payment.Currency)}</td>
+              <td>{payment.Status}</td>
+              <td>{formatTime(payment.CreatedAt)}</td>
+              {can('AdminRefundPayment') && (
+                <td>
+                  {payment.RefundedInCents < payment.AmountInCents && (
+                    <RefundPayment payment={payment} report={report} />
+                  )}
+                </td>
+              )}
+            </tr>
+          ))}
+        </Table>
       </Section>
 
       <Section title="Storefront orders" id="orders">
-        {page.StorefrontOrders.length === 0 ? (
-          <Empty>No storefront order.</Empty>
-        ) : (
-          <Table head={['Order', 'Status', 'Quantity', 'Refunded', 'Placed', 'Keys']}>
-            {page.StorefrontOrders.map((order) => (
-              <tr key={order.OrderId}>
-                <th scope="row">
-                  {order.Name}
-                  {order.IsTest ? ' (test)' : ''}
-                </th>
-                <td>{order.Status}</td>
-                <td className="number">{order.Quantity}</td>
-                <td className="number">{order.RefundedQuantity}</td>
-                <td>{formatTime(order.CreatedAt)}</td>
-                <td>
-                  <ul className="plain">
-                    {order.Keys.map((k) => (
-                      <li key={k.Key}>
-                        <code>{k.Key}</code>
-                        {k.Revoked ? ' revoked' : k.RegisteredTo ? ` → ${k.RegisteredTo}` : ' not registered'}
-                      </li>
-                    ))}
-                  </ul>
-                </td>
-              </tr>
-            ))}
-          </Table>
-        )}
+        <Table head={['Order', 'Status', 'Quantity', 'Refunded', 'Placed', 'Keys']} empty="No storefront order.">
+          {page.StorefrontOrders.map((order) => (
+            <tr key={order.OrderId}>
+              <th scope="row">
+                {order.Name}
+                {order.IsTest ? ' (test)' : ''}
+              </th>
+              <td>{order.Status}</td>
+              <td className="number">{order.Quantity}</td>
+              <td className="number">{order.RefundedQuantity}</td>
+              <td>{formatTime(order.CreatedAt)}</td>
+              <td>
+                <ul className="plain">
+                  {order.Keys.map((k) => (
+                    <li key={k.Key}>
+                      <code>{k.Key}</code>
+                      {k.Revoked ? ' revoked' : k.RegisteredTo ? ` → ${k.RegisteredTo}` : ' not registered'}
+                    </li>
+                  ))}
+                </ul>
+              </td>
+            </tr>
+          ))}
+        </Table>
       </Section>
 
       <Section title="Mails" id="mails">
-        {page.Mails.length === 0 ? (
-          <Empty>No mail sent.</Empty>
-        ) : (
-          <Table head={['Subject', 'When', 'Status']}>
-            {page.Mails.map((mail) => (
-              <tr key={`${mail.At}-${mail.Subject}`}>
-                <th scope="row">{mail.Subject}</th>
-                <td>{formatTime(mail.At)}</td>
-                <td>{mail.Status}</td>
-              </tr>
-            ))}
-          </Table>
-        )}
+        <Table head={['Subject', 'When', 'Status']} empty="No mail sent.">
+          {page.Mails.map((mail) => (
+            <tr key={`${mail.At}-${mail.Subject}`}>
+              <th scope="row">{mail.Subject}</th>
+              <td>{formatTime(mail.At)}</td>
+              <td>{mail.Status}</td>
+            </tr>
+          ))}
+        </Table>
       </Section>
 
       <Section title="Audit entries" id="audit">
-        {page.Audit.length === 0 ? (
-          <Empty>No operator has changed this account.</Empty>
-        ) : (
-          <Table head={['When', 'Operator', 'Action', 'Outcome', 'Reason']}>
-            {page.Audit.map((entry) => (
-              <tr key={entry.Seq}>
-                <th scope="row">{formatTime(entry.At)}</th>
-                <td>{entry.Operator ?? '—'}</td>
-                <td>{entry.Action}</td>
-                <td>{entry.Outcome}</td>
-                <td>{entry.Reason ?? '—'}</td>
-              </tr>
-            ))}
-          </Table>
-        )}
+        <Table head={['When', 'Operator', 'Action', 'Outcome', 'Reason']} empty="No operator has changed this account.">
+          {page.Audit.map((entry) => (
+            <tr key={entry.Seq}>
+              <th scope="row">{formatTime(entry.At)}</th>
+              <td>{entry.Operator ?? '—'}</td>
+              <td>{entry.Action}</td>
+              <td>{entry.Outcome}</td>
+              <td>{entry.Reason ?? '—'}</td>
+            </tr>
+          ))}
+        </Table>
       </Section>
     </>
   );

@@ -4,10 +4,12 @@ import { type FormEvent, useId } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { FaultMessage } from '../components/fault-message';
 import { Screen } from '../components/screen';
+import { Table, yesNo } from '../components/table';
 import { get } from '../lib/api';
+import { fieldText } from '../lib/form';
 import { formatTime } from '../lib/format';
 
-export const KIND_LABELS: Record<CustomerSearchKind, string> = {
+const KIND_LABELS: Record<CustomerSearchKind, string> = {
   email: 'E-mail address (beginning)',
   key: 'Licence key (in full or its last group)',
   device: 'Device name or machine id',
@@ -35,7 +37,7 @@ export function CustomersScreen() {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const next = new URLSearchParams();
-    next.set('q', String(form.get('q') ?? '').trim());
+    next.set('q', fieldText(form, 'q'));
     const chosen = String(form.get('by') ?? '');
     if (chosen) next.set('by', chosen);
     setParams(next);
@@ -94,34 +96,21 @@ export function CustomersScreen() {
           </h2>
           {search.data.More && <p className="hint">More customers match: narrow the search to see them.</p>}
           {search.data.Customers.length > 0 && (
-            <div className="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">E-mail</th>
-                    <th scope="col">Name</th>
-                    <th scope="col">Verified</th>
-                    <th scope="col">Since</th>
-                    <th scope="col">Matched</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {search.data.Customers.map((hit) => (
-                    <tr key={hit.Id}>
-                      <th scope="row">
-                        <Link to={`/customer?email=${encodeURIComponent(hit.Email)}`}>{hit.Email}</Link>
-                      </th>
-                      <td>{hit.Name ?? '—'}</td>
-                      <td>{hit.EmailVerified ? 'Yes' : 'No'}</td>
-                      <td>{formatTime(hit.CreatedAt)}</td>
-                      <td>
-                        {KIND_LABELS[hit.MatchedBy].replace(/ \(.*\)$/, '')}: <code>{hit.Matched}</code>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <Table head={['E-mail', 'Name', 'Verified', 'Since', 'Matched']}>
+              {search.data.Customers.map((hit) => (
+                <tr key={hit.Id}>
+                  <th scope="row">
+                    <Link to={`/customer?email=${encodeURIComponent(hit.Email)}`}>{hit.Email}</Link>
+                  </th>
+                  <td>{hit.Name ?? '—'}</td>
+                  <td>{yesNo(hit.EmailVerified)}</td>
+                  <td>{formatTime(hit.CreatedAt)}</td>
+                  <td>
+                    {KIND_LABELS[hit.MatchedBy].replace(/ \(.*\)$/, '')}: <code>{hit.Matched}</code>
+                  </td>
+                </tr>
+              ))}
+            </Table>
           )}
         </section>
       )}

@@ -32,6 +32,16 @@ describe('the navigation follows the roles (operatorCallRoles)', () => {
   });
 
   it('the audit screen has the verify button for an admin only', async () => {
+    const support = mockApi({
+      '/api/admin/OperatorMe': meAnswer(['support', 'finance']),
+      '/api/admin/SearchAudit': () => ({ Result: { Entries: [], More: false } }),
+    });
+    const rendered = renderConsole('/audit');
+    await screen.findByRole('heading', { level: 1, name: 'Audit' });
+    expect(screen.queryByRole('button', { name: 'Verify the audit trail' })).toBeNull();
+    expect(support.to('/api/admin/VerifyAudit')).toHaveLength(0);
+    rendered.unmount();
+
     mockApi({
       '/api/admin/OperatorMe': meAnswer(['admin']),
       '/api/admin/SearchAudit': () => ({ Result: { Entries: [], More: false } }),

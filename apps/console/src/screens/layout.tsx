@@ -30,7 +30,7 @@ export function SignedInLayout() {
     );
   }
   if (me.error) {
-    if (me.error instanceof ApiFault && me.error.faultName === SESSION_FAULT) {
+    if (me.error instanceof ApiFault && me.error.is(SESSION_FAULT)) {
       const state: SignInState = {
         from: location,
         ...(signedInTab.was() ? { ended: `Your session has ended. ${me.error.message}` } : {}),

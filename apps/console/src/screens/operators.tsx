@@ -1,4 +1,9 @@
-import type { CallResult, Operator } from '@soundid/contracts';
+import {
+  type CallResult,
+  OPERATOR_INVITATION_HOURS,
+  OPERATOR_NAME_MAX_LENGTH,
+  type Operator,
+} from '@soundid/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useRef, useState } from 'react';
 import { ActionDialog } from '../components/action-dialog';
@@ -8,6 +13,7 @@ import { RoleFields, rolesOf } from '../components/role-fields';
 import { Screen, Section } from '../components/screen';
 import { Table } from '../components/table';
 import { post } from '../lib/api';
+import { fieldText } from '../lib/form';
 import { formatTime } from '../lib/format';
 import { useOperator } from '../lib/session';
 
@@ -71,18 +77,20 @@ function Invite({ onInvited }: { onInvited: () => void }) {
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const values = new FormData(event.currentTarget);
+    // The last invitation's link leaves the page before the next is made.
+    setInvited(undefined);
     invite.mutate({
-      name: String(values.get('name') ?? '').trim(),
-      email: String(values.get('email') ?? '').trim(),
+      name: fieldText(values, 'name'),
+      email: fieldText(values, 'email'),
       roles: rolesOf(values),
-      reason: String(values.get('reason') ?? '').trim(),
+      reason: fieldText(values, 'reason'),
     });
   };
   return (
     <Section title="Invite an operator" id="invite">
       <form ref={form} onSubmit={submit} className="stack">
         <label htmlFor={`${id}-name`}>Name</label>
-        <input id={`${id}-name`} name="name" required maxLength={100} autoComplete="off" />
+        <input id={`${id}-name`} name="name" required maxLength={OPERATOR_NAME_MAX_LENGTH} autoComplete="off" />
         <label htmlFor={`${id}-email`}>E-mail</label>
         <input id={`${id}-email`} name="email" type="email" required autoComplete="off" />
         <RoleFields />
@@ -98,10 +106,21 @@ function Invite({ onInvited }: { onInvited: () => void }) {
         <div className="secret" role="status">
           <p>
             {invited.Operator.Name} is invited ({invited.Operator.Roles.join(', ')}). The link went to{' '}
-            {invited.Operator.Email}; it works once, for 72 hours:
+            {invited.Operator.Email}; it works once, for {OPERATOR_INVITATION_HOURS} hours:
           </p>
           <label htmlFor={`${id}-link`}>Invitation link</label>
-          <input id={`${id}-link`} readOnly value={invited.InvitationUrl} className="mono" />
+          <input
+            id={`${id}-link`}
+            readOnly
+            value={invited.InvitationUrl}
+            className="mono"
+            onFocus={(e) => e.target.select()}
+          />
+          <div className="actions">
+            <button type="button" className="secondary" onClick={() => setInvited(undefined)}>
+              Hide the link
+            </button>
+          </div>
         </div>
       )}
     </Section>

@@ -1,5 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { formatMoney } from '../lib/format';
 import { meAnswer, mockApi } from '../testing/api-mock';
 import { renderConsole } from '../testing/render';
 
@@ -42,6 +43,8 @@ describe('payments (finance)', () => {
     expect(first).toHaveTextContent('$19.99');
     expect(first).toHaveTextContent('$9.99');
     const second = screen.getByRole('row', { name: /INV-43/ });
+    // The expected amount in its own currency, as the console formats money (the literals above check the format).
+    expect(second).toHaveTextContent(formatMoney(500, 'eur'));
     expect(second).toHaveTextContent('deleted account');
     expect(second).toHaveTextContent('nothing');
   });

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { FaultMessage } from '../components/fault-message';
 import { Screen, Section } from '../components/screen';
-import { Empty, Table } from '../components/table';
+import { Table } from '../components/table';
 import { get } from '../lib/api';
 import { formatMoney, formatTime } from '../lib/format';
 
@@ -12,15 +12,16 @@ import { formatMoney, formatTime } from '../lib/format';
  */
 export function PaymentsScreen() {
   const mismatches = useQuery({ queryKey: ['AdminPaymentMismatches'], queryFn: () => get('AdminPaymentMismatches') });
-  const list = mismatches.data ?? [];
   return (
     <Screen title="Payments">
       <Section title="Payments that did not match their checkout" id="mismatches">
         <FaultMessage error={mismatches.error} />
-        {mismatches.data && list.length === 0 && <Empty>Every payment matched its checkout.</Empty>}
-        {list.length > 0 && (
-          <Table head={['Invoice tag', 'Customer', 'Expected', 'Received', 'Provider', 'Recorded']}>
-            {list.map((m) => (
+        {mismatches.data && (
+          <Table
+            head={['Invoice tag', 'Customer', 'Expected', 'Received', 'Provider', 'Recorded']}
+            empty="Every payment matched its checkout."
+          >
+            {mismatches.data.map((m) => (
               <tr key={m.EventId}>
                 <th scope="row">
                   <code>{m.InvoiceTag}</code>

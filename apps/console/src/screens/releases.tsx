@@ -11,10 +11,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useRef, useState } from 'react';
 import { ActionDialog } from '../components/action-dialog';
 import { Done, FaultMessage } from '../components/fault-message';
+import { ProductSelect } from '../components/product-select';
 import { ReasonField } from '../components/reason-field';
 import { Screen, Section } from '../components/screen';
-import { Empty, Table } from '../components/table';
+import { Table } from '../components/table';
 import { get, post, postForm } from '../lib/api';
+import { fieldText } from '../lib/form';
 import { formatTime } from '../lib/format';
 import { useCan } from '../lib/session';
 
@@ -30,16 +32,15 @@ export function ReleasesScreen() {
     setDone(message);
     void client.invalidateQueries({ queryKey: RELEASES });
   };
-  const list = releases.data ?? [];
   return (
     <Screen title="Releases">
       {can('AdminUploadRelease') && <Upload report={report} />}
       <Section title="Published" id="published">
         {done && <Done>{done}</Done>}
         <FaultMessage error={releases.error} />
-        {releases.data && list.length === 0 && <Empty>No release is published.</Empty>}
-        {list.length > 0 && (
+        {releases.data && (
           <Table
+            empty="No release is published."
             head={[
               'Product',
               'Platform',
@@ -51,7 +52,7 @@ export function ReleasesScreen() {
               ...(can('AdminRemoveRelease') ? [''] : []),
             ]}
           >
-            {list.map((release) => (
+            {releases.data.map((release) => (
               <tr key={release.ReleaseFileId}>
                 <th scope="row">{release.Product}</th>
                 <td>{RELEASE_PLATFORM_NAMES[release.Platform]}</td>
@@ -115,7 +116,7 @@ function Upload({ report }: { report: (message: string) => void }) {
     // The service reads the fields before the file (releaseUploadFieldsSchema): the file goes last.
     const body = new FormData();
     for (const field of ['product', 'platform', 'version', 'notes', 'reason']) {
-      body.append(field, String(values.get(field) ?? '').trim());
+      body.append(field, fieldText(values, field));
     }
     const file = fileInput.current?.files?.[0];
     if (file) body.append('file', file, file.name);
@@ -125,17 +126,7 @@ function Upload({ report }: { report: (message: string) => void }) {
   return (
     <Section title="Publish a release" id="upload">
       <form ref={formRef} onSubmit={submit} className="stack" noValidate>
-        <label htmlFor={`${id}-product`}>Product</label>
-        <select id={`${id}-product`} name="product" required defaultValue="">
-          <option value="" disabled>
-            Choose a product
-          </option>
-          {(products.data ?? []).map((p) => (
-            <option key={p.Code} value={p.Code}>
-              {p.DisplayName} ({p.Code})
-            </option>
-          ))}
-        </select>
+        <ProductSelect products={products.data ?? []} />
         <label htmlFor={`${id}-platform`}>Platform</label>
         <select id={`${id}-platform`} name="platform" required>
           {RELEASE_PLATFORMS.map((platform) => (

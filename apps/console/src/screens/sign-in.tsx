@@ -4,12 +4,13 @@ import { useLocation, useNavigate } from 'react-router';
 import { CodeField, codeOf } from '../components/code-field';
 import { FaultMessage } from '../components/fault-message';
 import { Screen } from '../components/screen';
-import { ApiFault, post } from '../lib/api';
+import { ApiFault, type ConsoleFaultName, post } from '../lib/api';
+import { fieldText } from '../lib/form';
 import { type SignInState, signedInTab } from '../lib/session';
 import { useRun } from '../lib/use-run';
 
 /** Faults that mean the challenge is gone: the password step again. */
-const CHALLENGE_GONE = new Set(['OperatorChallengeInvalid']);
+const CHALLENGE_GONE: readonly ConsoleFaultName[] = ['OperatorChallengeInvalid'];
 
 /**
  * Sign-in, always two steps (ADR 0044): e-mail and password (OperatorLogin) answer a challenge,
@@ -38,7 +39,7 @@ export function SignInScreen() {
     const form = new FormData(event.currentTarget);
     void run(async () => {
       const { Challenge } = await post('OperatorLogin', {
-        email: String(form.get('email') ?? '').trim(),
+        email: fieldText(form, 'email'),
         password: String(form.get('password') ?? ''),
       });
       setNotice(undefined);
@@ -54,7 +55,7 @@ export function SignInScreen() {
       try {
         await post('OperatorLoginSecondFactor', { challenge, code });
       } catch (caught) {
-        if (caught instanceof ApiFault && CHALLENGE_GONE.has(caught.faultName)) setChallenge(undefined);
+        if (caught instanceof ApiFault && caught.is(...CHALLENGE_GONE)) setChallenge(undefined);
         throw caught;
       }
       signedInTab.mark();

@@ -1,8 +1,9 @@
 import type { CallResult, Operator, OperatorRole } from '@soundid/contracts';
 import { vi } from 'vitest';
+import type { ConsoleFaultName } from '../lib/api';
 
 /** A call the console made: its method, path, query, headers and JSON body. */
-export interface SentCall {
+interface SentCall {
   method: string;
   path: string;
   query: URLSearchParams;
@@ -12,7 +13,7 @@ export interface SentCall {
 
 type Answer =
   | { Result: unknown }
-  | { Fault: string; status?: number; text?: string; variables?: Record<string, string> };
+  | { Fault: ConsoleFaultName; status?: number; text?: string; variables?: Record<string, string> };
 type Handler = (call: SentCall) => Answer | Promise<Answer>;
 
 /**
