@@ -59,10 +59,12 @@ const FLOOD_P99_RATIO = 2;
 const HASHING_THREADS = Number(process.env.HASHING_THREADS || defaultHashingThreads());
 /**
  * `BENCH_ONLY=flood` measures only the flood figure (with the sign-in throughput that sets the
- * flood's rate) and prints it without writing docs/benchmarks.md; unset: every figure.
+ * flood's rate), `BENCH_ONLY=reads` only the signed-in calls beside the PK SELECT; either prints
+ * without writing docs/benchmarks.md; unset: every figure.
  */
 const ONLY = process.env.BENCH_ONLY;
-if (ONLY !== undefined && ONLY !== 'flood') throw new Error(`BENCH_ONLY must be "flood" (got "${ONLY}")`);
+if (ONLY !== undefined && ONLY !== 'flood' && ONLY !== 'reads')
+  throw new Error(`BENCH_ONLY must be "flood" or "reads" (got "${ONLY}")`);
 const WARM_UP_SECONDS = 2;
 
 async function cannon(options: autocannon.Options): Promise<autocannon.Result> {
@@ -140,9 +142,12 @@ function totpSignInRequests(): { requests: autocannon.Request[]; failures: strin
  * generator shares the two cores with the server: a cheaper client would flatter whichever
  * side it loads.
  */
-function rotatingRequests(paths: string[], tokens: string[], body: unknown = {}): autocannon.Request[] {
+function rotatingRequests(
+  paths: string[],
+  tokens: string[],
+  body: (turn: number) => unknown = () => ({}),
+): autocannon.Request[] {
   let next = 0;
-  const json = JSON.stringify(body);
   return [
     {
       method: 'POST',
@@ -153,15 +158,34 @@ function rotatingRequests(paths: string[], tokens: string[], body: unknown = {})
           ...request,
           path: paths[turn % paths.length] as string,
           headers: { 'content-type': 'application/json', authtoken: tokens[turn % tokens.length] as string },
-          body: json,
+          body: JSON.stringify(body(turn % tokens.length)),
         };
       },
     },
   ];
 }
 
-/** One signed-in call, the sessions taking turns. */
-const signedInRequests = (path: string, tokens: string[]) => rotatingRequests([path], tokens);
+/** One signed-in call, the sessions taking turns; `body` is given the index of the turn's customer. */
+const signedInRequests = (path: string, tokens: string[], body?: (customer: number) => unknown) =>
+  rotatingRequests([path], tokens, body);
+
+/**
+ * CheckLicense as a running app sends it: the customer's first Reference machine (active in
+ * bench/seed.ts), with a version and OS, so the first check of each writes last-seen and the
+ * rest within the hour read only (ADR 0049).
+ */
+const checkLicenseBody = (customer: number) => ({
+  productName: 'SoundIDReference',
+  machineId: `machine-${customer}-1-sid-reference`,
+  appVersion: '5.12.1',
+  os: 'macOS 14.5',
+});
+const SIGNED_IN_CALLS = [
+  ['LoginByToken', '/api/accounts/LoginByToken', 0.7, undefined],
+  ['GetAccountLicensesByProductLine', '/api/licenses/GetAccountLicensesByProductLine', 0.35, undefined],
+  // ADR 0049: the apps' hot path, one statement, at least half the bare PK SELECT.
+  ['CheckLicense', '/api/apps/CheckLicense', 0.5, checkLicenseBody],
+] as const;
 
 /** The LoginByToken probe, run by bench/probe.ts in a process of its own. */
 async function probeFromOwnProcess(url: string, tokens: string[]): Promise<autocannon.Result> {
@@ -205,6 +229,64 @@ interface Baselines {
   read(tokens: string[]): Promise<Baseline>;
 }
 
+async function signInCustomers(running: Running): Promise<string[]> {
+  const tokens: string[] = [];
+  for (let i = 0; i < SIGNED_IN; i++) tokens.push(await signIn(running, i));
+  return tokens;
+}
+
+/** The signed-in calls, each beside the bare PK SELECT measured right before it. */
+async function measureReads(
+  database: string,
+  running: Running,
+  baselines: Baselines,
+  tokens?: string[],
+): Promise<Figure[]> {
+  const figures: Figure[] = [];
+  tokens ??= await signInCustomers(running);
+  // A short unmeasured run of each call first: the figures are of a warmed-up process.
+  for (const [, path, , body] of SIGNED_IN_CALLS) {
+    await autocannon({
+      url: running.url,
+      duration: WARM_UP_SECONDS,
+      connections: 10,
+      requests: signedInRequests(path, tokens, body),
+    });
+  }
+
+  for (const [call, path, bar, body] of SIGNED_IN_CALLS) {
+    const baseline = await baselines.read(tokens);
+    const result = await cannon({
+      url: running.url,
+      connections: CONNECTIONS,
+      requests: signedInRequests(path, tokens, body),
+    });
+    assertOk(call, result);
+    figures.push(
+      {
+        name: `${call} throughput (${CONNECTIONS} connections)`,
+        database,
+        value: result.requests.average,
+        unit: 'req/s',
+        baseline: baseline.perSecond,
+        baselineName: 'Fastify + pg PK SELECT',
+        bar: { op: '>=', limit: bar, on: 'ratio' },
+      },
+      {
+        name: `${call} p99 (${CONNECTIONS} connections)`,
+        database,
+        value: result.latency.p99,
+        unit: 'ms',
+        baseline: baseline.p99,
+        baselineName: 'PK SELECT p99',
+        bar: { op: '<=', limit: READ_P99_RATIO, on: 'ratio' },
+      },
+    );
+  }
+
+  return figures;
+}
+
 /**
  * The service's figures on one database. Each baseline is measured right before the figure
  * it stands beside, so that a busy moment on a shared machine weighs on both alike.
@@ -212,6 +294,7 @@ interface Baselines {
 async function measure(database: string, running: Running, baselines: Baselines): Promise<Figure[]> {
   const figures: Figure[] = [];
   const argon = ONLY ? undefined : baselines.argon2();
+  if (ONLY === 'reads') return measureReads(database, running, baselines);
   const login = await cannon({ url: running.url, connections: 16, requests: loginRequests() });
   assertOk('LoginByEmail', login);
   if (argon !== undefined) {
@@ -245,52 +328,8 @@ async function measure(database: string, running: Running, baselines: Baselines)
     });
   }
 
-  const tokens: string[] = [];
-  for (let i = 0; i < SIGNED_IN; i++) tokens.push(await signIn(running, i));
-  // A short unmeasured run of each call first: the figures are of a warmed-up process.
-  for (const path of ['/api/accounts/LoginByToken', '/api/licenses/GetAccountLicensesByProductLine']) {
-    await autocannon({
-      url: running.url,
-      duration: WARM_UP_SECONDS,
-      connections: 10,
-      requests: signedInRequests(path, tokens),
-    });
-  }
-
-  for (const [call, path, bar] of ONLY
-    ? []
-    : ([
-        ['LoginByToken', '/api/accounts/LoginByToken', 0.7],
-        ['GetAccountLicensesByProductLine', '/api/licenses/GetAccountLicensesByProductLine', 0.35],
-      ] as const)) {
-    const baseline = await baselines.read(tokens);
-    const result = await cannon({
-      url: running.url,
-      connections: CONNECTIONS,
-      requests: signedInRequests(path, tokens),
-    });
-    assertOk(call, result);
-    figures.push(
-      {
-        name: `${call} throughput (${CONNECTIONS} connections)`,
-        database,
-        value: result.requests.average,
-        unit: 'req/s',
-        baseline: baseline.perSecond,
-        baselineName: 'Fastify + pg PK SELECT',
-        bar: { op: '>=', limit: bar, on: 'ratio' },
-      },
-      {
-        name: `${call} p99 (${CONNECTIONS} connections)`,
-        database,
-        value: result.latency.p99,
-        unit: 'ms',
-        baseline: baseline.p99,
-        baselineName: 'PK SELECT p99',
-        bar: { op: '<=', limit: READ_P99_RATIO, on: 'ratio' },
-      },
-    );
-  }
+  const tokens = await signInCustomers(running);
+  if (!ONLY) figures.push(...(await measureReads(database, running, baselines, tokens)));
 
   // LoginByToken at a steady rate, alone, then while sign-in is flooded at 3x what it sustained.
   const probe = () => probeFromOwnProcess(running.url, tokens);

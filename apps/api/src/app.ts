@@ -163,6 +163,8 @@ export async function composeApp(options: AppOptions): Promise<{ app: FastifyIns
     offlineSigner: services.offlineSigner,
     guard,
     audit,
+    lostMachines: services.lostMachines,
+    stepUp,
   });
   // Releases: the download center, and the operator's uploads (ADR 0046)
   await app.register(releaseRoutes, { releases: services.releases, sessions, sessionCookie });

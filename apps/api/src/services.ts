@@ -18,6 +18,7 @@ import type { SocialVerifier } from './features/accounts/social-verifier';
 import { StepUpService } from './features/accounts/step-up';
 import { Deeplinks } from './features/licences/deeplinks';
 import { LicenceList } from './features/licences/licence-list';
+import { LostMachines } from './features/licences/lost-machines';
 import { loadOfflineSigner, type OfflineLicenseSigner } from './features/licences/offline';
 import { chargeActivationsOfDeletedCustomer } from './features/licences/repo';
 import { LicenceService } from './features/licences/service';
@@ -86,6 +87,8 @@ export interface Services {
   ledger: TokenLedger;
   deeplinks: Deeplinks;
   licences: LicenceService;
+  /** Machines reported lost or stolen (ADR 0050). */
+  lostMachines: LostMachines;
   licenceList: LicenceList;
   /** The offline licence signer, loaded on first use; undefined without a key. */
   offlineSigner(): OfflineLicenseSigner | undefined;
@@ -187,6 +190,7 @@ export function createServices(options: ServiceOptions): Services {
   const ledger = new TokenLedger(db, clock);
   const deeplinks = new Deeplinks(config.appLoginScheme);
   const licences = new LicenceService({ db, clock, random, deeplinks, ledger });
+  const lostMachines = new LostMachines({ db, clock });
   let signer: OfflineLicenseSigner | undefined;
   const offlineSigner = () => {
     signer ??= loadOfflineSigner({
@@ -281,6 +285,7 @@ export function createServices(options: ServiceOptions): Services {
     ledger,
     deeplinks,
     licences,
+    lostMachines,
     licenceList,
     offlineSigner,
     cardCheckout,

@@ -107,12 +107,32 @@ describe('Licenses & Devices', () => {
         'E2E Mac',
       ),
     ).toContain('1 of 3 devices activated');
+    // The app checks in with its version and OS: the panel says so under the name (ADR 0049).
+    expect(
+      await appSimulator(
+        base,
+        state,
+        'check',
+        '--product',
+        'SoundIDReference',
+        '--machine',
+        'e2e-mac-1',
+        '--app-version',
+        '5.12.1',
+        '--os',
+        'macOS 14.5',
+      ),
+    ).toContain('licensed (Perpetual)');
 
     const page = await openProducts(account.email, account.password);
     const card = page.getByRole('listitem', { name: 'SoundID Reference for Speakers & Headphones' });
     await card.getByRole('button', { name: '1 of 3 devices activated' }).click();
     const panel = page.getByRole('region', { name: 'Devices of SoundID Reference for Speakers & Headphones' });
-    await panel.getByRole('rowheader', { name: 'E2E Mac' }).waitFor();
+    const row = panel.getByRole('rowheader', { name: 'E2E Mac' });
+    await row.waitFor();
+    expect(await row.locator('.licence-table__seen').textContent()).toBe(
+      'version 5.12.1 on macOS 14.5 · last seen today',
+    );
     await expectAccessible(page, 'products-devices-panel');
     await panel.getByRole('button', { name: 'Deactivate E2E Mac' }).click();
     await panel.getByRole('button', { name: 'Cancel' }).click();

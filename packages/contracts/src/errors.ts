@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { EMAIL_CHANGE_FREEZE_HOURS, SERVICE_BUSY_RETRY_AFTER_SECONDS } from './constants';
 import type { faultSchema } from './fault-schema';
 import { ExceptionType, type FaultSpec, faultTable } from './fault-table';
+import { LOST_REPORTS_PER_LICENCE } from './licence-rules';
 import { messages } from './messages';
 
 const B = ExceptionType.Business;
@@ -280,6 +281,18 @@ export const faults = {
     status: 403,
     type: B,
     message: 'You have no license for this product. Register an activation key or start a trial.',
+  },
+  // Lost or stolen machines (docs/decisions/0050-lost-or-stolen.md).
+  DeviceReportedLost: {
+    status: 403,
+    type: B,
+    message:
+      'This computer was reported lost or stolen, so it can no longer use this license. If you found it, please contact support.',
+  },
+  LostReportLimitReached: {
+    status: 409,
+    type: B,
+    message: `You have already reported ${LOST_REPORTS_PER_LICENCE} devices of this license lost or stolen this year. Please contact support to free another.`,
   },
   SeatLimitReached: {
     status: 409,

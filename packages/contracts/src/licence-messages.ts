@@ -10,6 +10,8 @@ export const licenceMessages = {
   productListFailed: 'Failed to fetch product list',
   unnamedDevice: UNNAMED_DEVICE,
   deviceDeactivated: (deviceName: string) => `${deviceName || UNNAMED_DEVICE} deactivated successfully.`,
+  deviceReportedLost: (deviceName: string) =>
+    `${deviceName || UNNAMED_DEVICE} was reported lost or stolen: its seat is free, and it can no longer use this license.`,
   licenseRemoved: 'License removed successfully.',
   upgradeSuccessful: 'Upgrade successful!',
   upgradeError: 'Upgrade error.',

@@ -56,5 +56,16 @@ export const DEVICE_OS_MAX_LENGTH = 64;
  */
 export const DEVICE_SEEN_PRECISION_MINUTES = 60;
 
+/**
+ * Lost or stolen machines (docs/decisions/0050-lost-or-stolen.md): a report frees the seat at once
+ * without spending the deactivation allowance, at most LOST_REPORTS_PER_LICENCE times per licence
+ * in LOST_REPORT_WINDOW_DAYS; the machine is refused for the licence until support undoes it.
+ */
+export const LOST_REPORTS_PER_LICENCE = 2;
+export const LOST_REPORT_WINDOW_DAYS = 365;
+export const LOST_REPORT_REASONS = ['lost', 'stolen'] as const;
+export type LostReportReason = (typeof LOST_REPORT_REASONS)[number];
+export const LOST_REPORT_NOTE_MAX_LENGTH = 500;
+
 /** Largest .swinfo request file accepted (it is a few hundred bytes). */
 export const SWINFO_MAX_LENGTH = 16 * 1024;

@@ -66,6 +66,8 @@ Customers and catalogue:
                              Mail a new verification link to a customer who has not verified
   deactivate-device --id <device id> --reason <why>
                              Deactivate a device, not counted in the customer's allowance
+  undo-lost-report --id <device id> --reason <why>
+                             Let a machine reported lost or stolen (and found) use its licence again
   move-licence --key <licence key> --to <address> --reason <why>
                              Move a licence key (and its seats) to another account
   reset-deactivations --key <licence key> --reason <why>
@@ -465,6 +467,18 @@ const commands: Record<string, Command> = {
       });
       console.log(
         `deactivated "${result.Device}" (${result.Product}) of ${result.Customer}; not counted in their allowance`,
+      );
+    },
+  },
+  'undo-lost-report': {
+    options: ['id', 'reason'],
+    async run(args, api) {
+      const result = await api('AdminUndoLostReport', {
+        deviceId: requireOption(args, 'id'),
+        reason: requireOption(args, 'reason'),
+      });
+      console.log(
+        `"${result.Device}" (${result.Product}) of ${result.Customer} may use its licence again; it takes a seat when activated`,
       );
     },
   },

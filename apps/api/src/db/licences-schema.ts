@@ -71,7 +71,8 @@ export const licences = pgTable(
  * deactivations (ADR 0030).
  */
 /** 'support': ended by an operator (ADR 0044), outside the customer's allowance. */
-export const DEACTIVATION_CAUSES = ['customer', 'app', 'key-removed', 'licence-removed', 'support'] as const;
+/** 'lost': reported lost or stolen by the customer (ADR 0050), outside the allowance. */
+export const DEACTIVATION_CAUSES = ['customer', 'app', 'key-removed', 'licence-removed', 'support', 'lost'] as const;
 export type DeactivationCause = (typeof DEACTIVATION_CAUSES)[number];
 export const COUNTED_DEACTIVATION_CAUSES = ['customer', 'app', 'key-removed'] as const satisfies DeactivationCause[];
 export type CountedDeactivationCause = (typeof COUNTED_DEACTIVATION_CAUSES)[number];
@@ -119,6 +120,37 @@ export const devices = pgTable(
     index('devices_machine_search_idx').on(t.machineId, t.userId),
   ],
 );
+
+/**
+ * A machine reported lost or stolen (docs/decisions/0050-lost-or-stolen.md): its activation ended
+ * ('lost', not counted) and the machine is refused for the licence while the report stands.
+ * Support's undo sets undone_at; a report counts toward LOST_REPORTS_PER_LICENCE until undone.
+ */
+export const lostMachines = pgTable(
+  'lost_machines',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    licenceId: uuid('licence_id')
+      .notNull()
+      .references(() => licences.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The activation the report ended. */
+    deviceId: uuid('device_id').notNull(),
+    machineId: text('machine_id').notNull(),
+    reason: text('reason').$type<'lost' | 'stolen'>().notNull(),
+    note: text('note'),
+    reportedAt: ts('reported_at').notNull(),
+    undoneAt: ts('undone_at'),
+  },
+  (t) => [
+    uniqueIndex('lost_machines_standing_key').on(t.licenceId, t.machineId).where(sql`${t.undoneAt} is null`),
+    index('lost_machines_licence_idx').on(t.licenceId, t.reportedAt),
+    uniqueIndex('lost_machines_device_key').on(t.deviceId),
+  ],
+);
+export type LostMachineRow = typeof lostMachines.$inferSelect;
 
 /**
  * The deactivation history of a key (ADR 0030): one row per counted deactivation made while the

@@ -79,6 +79,21 @@ export function DeactivateDevice({ device, product, report }: { device: Device; 
   );
 }
 
+/** A machine reported lost or stolen and found (ADR 0050): it may activate again, taking a seat like any other. */
+export function UndoLostReport({ device, report }: { device: Device; report: Report }) {
+  return (
+    <ActionDialog
+      label="Undo lost report"
+      buttonName={`Undo the lost report of ${device.Name}`}
+      title={`Undo the lost report of ${device.Name}`}
+      description={`${device.Name} was reported ${device.LostReport?.Reason ?? 'lost'}; it is refused for this licence until the report is undone. Undoing frees nothing: it takes a seat again when activated.`}
+      confirm="Undo the report"
+      run={({ reason }) => post('AdminUndoLostReport', { deviceId: device.Id, reason })}
+      onDone={(r) => report(`${r.Device} (${r.Product}) may use its licence again.`)}
+    />
+  );
+}
+
 /** The licence key in full, typed by the operator: the page shows only its last group. */
 function FullKeyField({ licence }: { licence: Licence }) {
   const id = useId();

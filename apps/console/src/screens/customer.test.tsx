@@ -23,6 +23,11 @@ describe('the customer page', () => {
     expect(within(devices).getByRole('rowheader', { name: 'Studio iMac' })).toBeInTheDocument();
     expect(within(devices).getByText(/^Deactivated .* \(customer\)$/)).toBeInTheDocument();
     expect(screen.getByText('5 of 5')).toBeInTheDocument();
+    // When each app last checked in, with what it said of itself (ADR 0049); a lost report and whether it stands (ADR 0050).
+    const imac = within(devices).getByRole('rowheader', { name: 'Studio iMac' }).closest('tr') as HTMLElement;
+    expect(imac).toHaveTextContent(/\(5\.12\.1, macOS 14\.5\)/);
+    const stolen = within(devices).getByRole('rowheader', { name: 'Stolen MacBook' }).closest('tr') as HTMLElement;
+    expect(stolen).toHaveTextContent(/\(lost\); reported stolen: “police report 7”; refused until undone/);
     // A list without rows is a sentence, not an empty table.
     const trials = screen.getByRole('region', { name: 'Trials' });
     expect(within(trials).getByText('No trial.')).toBeInTheDocument();
@@ -52,6 +57,8 @@ describe('the customer page', () => {
     // The customer is verified: nothing to resend. A deactivated device has no button.
     expect(screen.queryByRole('button', { name: 'Resend verification' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Deactivate Old laptop' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Undo the lost report of Stolen MacBook' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Undo the lost report of Old laptop' })).toBeNull();
     for (const name of ['Grant tokens', 'Withdraw tokens', 'Refund payment inv_0000001']) {
       expect(screen.queryByRole('button', { name })).toBeNull();
     }
@@ -104,6 +111,26 @@ describe('the customer page', () => {
     });
     expect(screen.queryByRole('dialog')).toBeNull();
     // The page is read again after the change.
+    await waitFor(() => expect(api.to('/api/admin/user')).toHaveLength(2));
+  });
+
+  it('support undoes a lost report with a reason; the page is read again', async () => {
+    const { api, user } = openCustomer(['support'], {
+      '/api/admin/undo-lost-report': () => ({
+        Result: { Device: 'Stolen MacBook', Product: 'sid-reference', Customer: 'carla@example.com' },
+      }),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Undo the lost report of Stolen MacBook' }));
+    const dialog = screen.getByRole('dialog', { name: 'Undo the lost report of Stolen MacBook' });
+    await user.type(within(dialog).getByLabelText('Reason or ticket'), 'found at the venue, ticket 9');
+    await user.click(within(dialog).getByRole('button', { name: 'Undo the report' }));
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'Stolen MacBook (sid-reference) may use its licence again.',
+    );
+    expect(api.to('/api/admin/undo-lost-report')[0]?.body).toEqual({
+      deviceId: '20000000-0000-4000-8000-000000000003',
+      reason: 'found at the venue, ticket 9',
+    });
     await waitFor(() => expect(api.to('/api/admin/user')).toHaveLength(2));
   });
 

@@ -17,6 +17,7 @@ import {
   type Report,
   ResendVerification,
   ResetDeactivations,
+  UndoLostReport,
   UnlockSignIn,
   WithdrawTokens,
 } from './customer-actions';
@@ -130,7 +131,14 @@ function CustomerPage({ page, report }: { page: Page; report: Report }) {
             <Table
               empty="No device was ever activated."
               caption={`Devices of ${licence.Product} …${licence.KeyEnding}`}
-              head={['Device', 'Machine id', 'Activated', 'State', ...(can('AdminDeactivateDevice') ? [''] : [])]}
+              head={[
+                'Device',
+                'Machine id',
+                'Activated',
+                'Last seen',
+                'State',
+                ...(can('AdminDeactivateDevice') || can('AdminUndoLostReport') ? [''] : []),
+              ]}
             >
               {licence.Devices.map((device) => (
                 <tr key={device.Id}>
@@ -139,15 +147,15 @@ function CustomerPage({ page, report }: { page: Page; report: Report }) {
                     <code>{device.MachineId}</code>
                   </td>
                   <td>{formatTime(device.ActivatedAt)}</td>
-                  <td>
-                    {device.DeactivatedAt
-                      ? `Deactivated ${formatTime(device.DeactivatedAt)}${device.DeactivationCause ? ` (${device.DeactivationCause})` : ''}`
-                      : 'Active'}
-                  </td>
-                  {can('AdminDeactivateDevice') && (
+                  <td>{lastSeenOf(device)}</td>
+                  <td>{stateOf(device)}</td>
+                  {(can('AdminDeactivateDevice') || can('AdminUndoLostReport')) && (
                     <td>
-                      {!device.DeactivatedAt && (
+                      {!device.DeactivatedAt && can('AdminDeactivateDevice') && (
                         <DeactivateDevice device={device} product={licence.Product} report={report} />
+                      )}
+                      {device.LostReport?.Standing && can('AdminUndoLostReport') && (
+                        <UndoLostReport device={device} report={report} />
                       )}
                     </td>
                   )}
@@ -299,4 +307,23 @@ function CustomerPage({ page, report }: { page: Page; report: Report }) {
       </Section>
     </>
   );
+}
+
+type CustomerDevice = CallResult<'AdminUser'>['Licences'][number]['Devices'][number];
+
+/** When the app last checked in, with what it said of itself (ADR 0049); '—' never. */
+function lastSeenOf(device: CustomerDevice): string {
+  if (!device.LastSeenAt) return '—';
+  const app = [device.AppVersion, device.Os].filter(Boolean).join(', ');
+  return `${formatTime(device.LastSeenAt)}${app ? ` (${app})` : ''}`;
+}
+
+/** Active, or when and why it left its seat; a lost or stolen report says whether it still stands (ADR 0050). */
+function stateOf(device: CustomerDevice): string {
+  if (!device.DeactivatedAt) return 'Active';
+  const ended = `Deactivated ${formatTime(device.DeactivatedAt)}${device.DeactivationCause ? ` (${device.DeactivationCause})` : ''}`;
+  const lost = device.LostReport;
+  if (!lost) return ended;
+  const note = lost.Note ? `: “${lost.Note}”` : '';
+  return `${ended}; reported ${lost.Reason}${note}; ${lost.Standing ? 'refused until undone' : 'undone, may activate again'}`;
 }

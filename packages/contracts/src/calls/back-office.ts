@@ -57,6 +57,8 @@ export const backOfficeQueries = {
 export const backOfficeCalls = {
   /** Support: gives a licence its whole deactivation allowance back (the counted ones are forgiven, kept in history). */
   AdminResetDeactivations: callBody({ key: licenseKeySchema, reason: auditReasonSchema }),
+  /** Support: a machine reported lost or stolen (and found) may use its licence again; the seat is not given back. */
+  AdminUndoLostReport: callBody({ deviceId: z.uuid(), reason: auditReasonSchema }),
   /**
    * Finance: takes tokens back (oldest lots first), never below zero. The reference makes it
    * happen once; used again for another customer or amount it is refused (TokenWithdrawalReferenceReused).
@@ -114,8 +116,16 @@ const customerDeviceSchema = z.object({
   ActivatedAt: z.string(),
   /** Null while the device holds a seat. */
   DeactivatedAt: z.string().nullable(),
-  /** Why it left its seat: the customer, support, a refund … (null while active). */
+  /** Why it left its seat: the customer, support, a refund, lost … (null while active). */
   DeactivationCause: z.string().nullable(),
+  /** The customer's lost or stolen report (ADR 0050); `Standing` while the machine is refused, until support undoes it. */
+  LostReport: z
+    .object({ Reason: z.string(), Note: z.string().nullable(), ReportedAt: z.string(), Standing: z.boolean() })
+    .nullable(),
+  /** When the app last checked in, and what it said of itself (ADR 0049). */
+  LastSeenAt: z.string().nullable(),
+  AppVersion: z.string().nullable(),
+  Os: z.string().nullable(),
 });
 const customerLicenceSchema = z.object({
   Product: z.string(),
@@ -167,6 +177,7 @@ export type CustomerPage = z.infer<typeof customerPageSchema>;
 export const backOfficeResults = {
   AdminSearchCustomers: z.object({ Customers: z.array(customerSearchHitSchema), More: z.boolean() }),
   AdminResetDeactivations: z.object({ Product: z.string(), KeyEnding: z.string(), Forgiven: z.number() }),
+  AdminUndoLostReport: z.object({ Device: z.string(), Product: z.string(), Customer: z.string() }),
   AdminWithdrawTokens: z.object({ Withdrawn: z.boolean(), Amount: z.number(), TokenBalance: z.number() }),
   AdminRefundPayment: z.object({
     InvoiceTag: z.string(),

@@ -127,6 +127,14 @@ export const dataExportResults = {
         ActivatedAt: when,
         DeactivatedAt: maybeWhen,
         DeactivationCause: z.string().nullable(),
+        /** When the app last checked in, and what it said of itself (ADR 0049). */
+        LastSeenAt: maybeWhen,
+        AppVersion: z.string().nullable(),
+        Os: z.string().nullable(),
+        /** The customer's lost or stolen report of it, if any (ADR 0050). */
+        LostReport: z
+          .object({ Reason: z.string(), Note: z.string().nullable(), ReportedAt: when, UndoneAt: maybeWhen })
+          .nullable(),
       }),
     ),
     Upgrades: z.array(

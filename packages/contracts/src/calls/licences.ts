@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { APP_VERSION_MAX_LENGTH, DEVICE_OS_MAX_LENGTH, SWINFO_MAX_LENGTH } from '../licence-rules';
+import {
+  APP_VERSION_MAX_LENGTH,
+  DEVICE_OS_MAX_LENGTH,
+  LOST_REPORT_NOTE_MAX_LENGTH,
+  LOST_REPORT_REASONS,
+  SWINFO_MAX_LENGTH,
+} from '../licence-rules';
 import { licenseKeySchema, serialSchema, upgradeCodeSchema } from '../validators';
 import { callBody, emptyBody } from './common';
 
@@ -70,6 +76,15 @@ export const licenceCalls = {
   ClaimAdam60Day: callBody({ serial: serialSchema }),
   /** The .swinfo file's text, as uploaded on the offline activation panel. */
   OfflineActivate: callBody({ swinfo: z.string().min(1).max(SWINFO_MAX_LENGTH) }),
+  /**
+   * Frees a lost or stolen machine's seat without spending the allowance, and refuses that
+   * machine for the licence from then on (docs/decisions/0050-lost-or-stolen.md). Needs a step-up.
+   */
+  ReportDeviceLost: callBody({
+    deviceId: z.uuid(),
+    reason: z.enum(LOST_REPORT_REASONS),
+    note: z.string().trim().max(LOST_REPORT_NOTE_MAX_LENGTH).optional(),
+  }),
 } as const;
 
 export const appLicenceCalls = {
@@ -348,6 +363,7 @@ export const licenceResults = {
   KeyUpgradePaths: keyUpgradePathsResultSchema,
   ClaimAdam60Day: claimAdam60DayResultSchema,
   OfflineActivate: offlineActivateResultSchema,
+  ReportDeviceLost: z.object({ Message: z.string() }),
 } as const satisfies Record<LicenceCallName, z.ZodType>;
 
 export const appLicenceResults = {
@@ -363,6 +379,7 @@ export const licenceCallPaths = {
   KeyUpgradePaths: '/api/accounts/KeyUpgradePaths',
   ClaimAdam60Day: '/api/accounts/Campaign/ClaimAdam60Day',
   OfflineActivate: '/api/licenses/OfflineActivate',
+  ReportDeviceLost: '/api/licenses/ReportDeviceLost',
   OfflinePublicKey: '/api/licenses/offline-public-key',
 } as const;
 

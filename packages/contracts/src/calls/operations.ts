@@ -261,6 +261,10 @@ const otherRouteInfo = {
   KeyUpgradePaths: { auth: 'session', summary: "Where a key's upgrades are sold" },
   ClaimAdam60Day: { auth: 'session', summary: "Claim a campaign's 60-day trial with a serial" },
   OfflineActivate: { auth: 'session', summary: 'A signed licence file for an offline machine' },
+  ReportDeviceLost: {
+    auth: 'session',
+    summary: "Free a lost or stolen machine's seat and refuse that machine (step-up)",
+  },
   GetOfflinePublicKey: { auth: 'none', summary: 'The public key that verifies offline licence files' },
   ActivateDevice: { auth: 'session', summary: 'Activate a machine' },
   DeactivateDevice: { auth: 'session', summary: 'Deactivate a machine' },
@@ -305,6 +309,7 @@ const otherRouteInfo = {
     summary: 'Operator: customers by e-mail prefix, licence key, device, storefront order or invoice tag',
   },
   AdminResetDeactivations: { auth: 'operator', summary: 'Support: give a licence its deactivation allowance back' },
+  AdminUndoLostReport: { auth: 'operator', summary: 'Support: let a machine reported lost use its licence again' },
   AdminWithdrawTokens: { auth: 'operator', summary: 'Finance: take voice AI tokens back' },
   AdminRefundPayment: { auth: 'operator', summary: 'Finance: refund a card payment through the payment provider' },
   AdminImportSerials: { auth: 'operator', summary: 'Admin: import campaign serials from a CSV file, all or nothing' },

@@ -301,6 +301,7 @@ export const operatorCallRoles = {
   AdminDeactivateDevice: ['support'],
   AdminMoveLicence: ['support'],
   AdminResetDeactivations: ['support'],
+  AdminUndoLostReport: ['support'],
   // Admin: releases of the download center (ADR 0046); every operator sees them.
   AdminUploadRelease: ['admin'],
   AdminRemoveRelease: ['admin'],

@@ -41,6 +41,13 @@ export const licencesText = {
     deactivateQuestion: (device: string) => `Deactivate ${device}? It will need to be activated again to be used.`,
     deactivateConfirm: 'Yes, deactivate',
     guideLink: 'How to activate a device',
+    reportLost: 'Report lost or stolen',
+    reportLostQuestion: (device: string) =>
+      `Report ${device} lost or stolen? Its seat is freed at once, without using a deactivation, and it can no longer use this license.`,
+    reportLostReason: 'What happened',
+    reportLostReasons: { lost: 'It was lost', stolen: 'It was stolen' },
+    reportLostNote: 'Anything support should know (optional)',
+    reportLostConfirm: 'Report and free the seat',
   },
 
   licenseSelect: 'License',

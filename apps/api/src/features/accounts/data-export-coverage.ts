@@ -16,6 +16,7 @@ export const EXPORTED_TABLES = {
   license_keys: 'Keys; DeletionSummary',
   key_deactivations: 'Keys[].Deactivations',
   devices: 'Devices',
+  lost_machines: 'Devices[].LostReport',
   upgrade_codes: 'Upgrades (never the code)',
   campaign_serials: 'CampaignClaims',
   token_lots: 'TokenLots; DeletionSummary.UnspentTokens',

@@ -1,5 +1,5 @@
 import { DATA_EXPORT_FORMAT, DATA_EXPORT_MAX_PER_HOUR, type DataExport, dataExportResults } from '@soundid/contracts';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, freshSession, signUpVerified } from '../../../test/accounts-flow';
 import { addGrantedOrder, addPasskey, addRefundedPayment, turnOnTotp } from '../../../test/customer-fixture';
@@ -51,6 +51,18 @@ beforeAll(async () => {
 
   // Two-step verification on, one recovery code used.
   const totp = await turnOnTotp(t, token, user.id);
+
+  // The VoiceAI machine reported stolen (ADR 0050): its report is the customer's data too.
+  const [voiceMachine] = await db
+    .select({ id: devices.id })
+    .from(devices)
+    .innerJoin(licences, eq(licences.id, devices.licenceId))
+    .where(and(eq(devices.userId, user.id), eq(licences.productCode, 'voice-ai'), isNull(devices.deactivatedAt)));
+  await t.services.lostMachines.report(user.id, {
+    deviceId: voiceMachine?.id as string,
+    reason: 'stolen',
+    note: 'police report 7',
+  });
 
   // A passkey: its name and times are the customer's; its credential and key are not exported.
   await addPasskey(db, user.id, PASSKEY_SECRET, now);
@@ -222,7 +234,13 @@ describe('ExportMyData', () => {
       expect.objectContaining({ Cause: 'customer' }),
     ]);
     expect(data.Devices).toHaveLength(3);
-    expect(data.Devices.filter((d) => d.DeactivatedAt !== null)).toHaveLength(1);
+    expect(data.Devices.filter((d) => d.DeactivatedAt !== null)).toHaveLength(2);
+    expect(data.Devices.find((d) => d.DeactivationCause === 'lost')?.LostReport).toEqual({
+      Reason: 'stolen',
+      Note: 'police report 7',
+      ReportedAt: expect.any(String),
+      UndoneAt: null,
+    });
     expect(data.Devices.map((d) => d.Name)).toContain('Studio iMac');
     expect(data.Upgrades).toEqual([
       expect.objectContaining({ TargetProduct: 'sid-reference-hp', FromProducts: ['ref4-hp'] }),

@@ -12,6 +12,7 @@ import {
   keyDeactivations,
   licences,
   licenseKeys,
+  lostMachines,
   upgradeCodes,
 } from '../../db/licences-schema';
 import { checkoutSessions, paymentMismatches, paymentRefunds } from '../../db/payments-schema';
@@ -115,9 +116,10 @@ export class DataExportService {
       .where(eq(licenseKeys.userId, userId))
       .orderBy(asc(licenseKeys.registeredAt), asc(licenseKeys.key));
     const deviceRows = await tx
-      .select({ device: devices, productCode: licences.productCode })
+      .select({ device: devices, productCode: licences.productCode, lost: lostMachines })
       .from(devices)
       .innerJoin(licences, eq(licences.id, devices.licenceId))
+      .leftJoin(lostMachines, eq(lostMachines.deviceId, devices.id))
       .where(eq(devices.userId, userId))
       .orderBy(asc(devices.activatedAt));
     const keyIds = keyRows.map((key) => key.id);
@@ -291,7 +293,7 @@ export class DataExportService {
           Cause: row.cause,
         })),
       })),
-      Devices: deviceRows.map(({ device, productCode }) => ({
+      Devices: deviceRows.map(({ device, productCode, lost }) => ({
         Product: productCode,
         Name: device.name,
         MachineId: device.machineId,
@@ -299,6 +301,17 @@ export class DataExportService {
         ActivatedAt: iso(device.activatedAt),
         DeactivatedAt: isoOrNull(device.deactivatedAt),
         DeactivationCause: device.deactivationCause,
+        LastSeenAt: isoOrNull(device.lastSeenAt),
+        AppVersion: device.appVersion,
+        Os: device.os,
+        LostReport: lost
+          ? {
+              Reason: lost.reason,
+              Note: lost.note,
+              ReportedAt: iso(lost.reportedAt),
+              UndoneAt: isoOrNull(lost.undoneAt),
+            }
+          : null,
       })),
       Upgrades: upgradeRows.map(({ upgrade, key }) => ({
         TargetProduct: upgrade.targetProductCode,

@@ -9,7 +9,7 @@ import {
 } from '@soundid/contracts';
 import { and, asc, count, desc, eq, gt, inArray, isNull } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { devices, licences, licenseKeys } from '../../db/licences-schema';
+import { devices, type LostMachineRow, licences, licenseKeys, lostMachines } from '../../db/licences-schema';
 import { checkoutSessions, paymentRefunds } from '../../db/payments-schema';
 import { mailLog, sessions, socialAccounts } from '../../db/schema';
 import { passkeys, recoveryCodes, totpFactors } from '../../db/second-factor-schema';
@@ -66,13 +66,16 @@ export class CustomerPages {
       .from(devices)
       .where(eq(devices.userId, user.id))
       .orderBy(asc(devices.activatedAt), asc(devices.id));
+    const lostReports = new Map(
+      (await db.select().from(lostMachines).where(eq(lostMachines.userId, user.id))).map((r) => [r.deviceId, r]),
+    );
     const licenceRows = await db
       .select()
       .from(licences)
       .where(eq(licences.userId, user.id))
       .orderBy(asc(licences.productCode));
     const productOf = new Map(licenceRows.map((l) => [l.id, l.productCode]));
-    const page = await this.sections(user, now, keys, allDevices, licenceRows);
+    const page = await this.sections(user, now, keys, allDevices, licenceRows, lostReports);
     return {
       ...toUser(user),
       CreatedAt: user.createdAt.toISOString(),
@@ -103,6 +106,7 @@ export class CustomerPages {
     keys: { key: string; product: string; registeredAt: Date | null }[],
     allDevices: (typeof devices.$inferSelect)[],
     licenceRows: (typeof licences.$inferSelect)[],
+    lostReports: Map<string, LostMachineRow>,
   ): Promise<CustomerPage> {
     const { db, ledger, audit } = this.deps;
     const tokenBalance = await ledger.balance(user.id);
@@ -131,6 +135,10 @@ export class CustomerPages {
                 ActivatedAt: d.activatedAt.toISOString(),
                 DeactivatedAt: d.deactivatedAt?.toISOString() ?? null,
                 DeactivationCause: d.deactivationCause,
+                LostReport: lostReportOf(lostReports.get(d.id)),
+                LastSeenAt: d.lastSeenAt?.toISOString() ?? null,
+                AppVersion: d.appVersion,
+                Os: d.os,
               })),
           };
         }),
@@ -280,4 +288,15 @@ export class CustomerPages {
       .limit(CUSTOMER_PAGE_LIST_SIZE);
     return rows.map((m) => ({ Subject: m.subject, At: m.createdAt.toISOString(), Status: m.outcome }));
   }
+}
+
+function lostReportOf(report: LostMachineRow | undefined) {
+  return report
+    ? {
+        Reason: report.reason,
+        Note: report.note,
+        ReportedAt: report.reportedAt.toISOString(),
+        Standing: report.undoneAt === null,
+      }
+    : null;
 }

@@ -9,6 +9,7 @@ import type { AuditTrail } from '../operators/audit-trail';
 import { type OperatorGuard, operatorOf, originOf } from '../operators/operator-guard';
 import { CAMPAIGN_ADAM, PRODUCTS } from './catalogue';
 import { addSerials, issueKeys, issueUpgradeCodes } from './issuance';
+import type { LostMachines } from './lost-machines';
 import { serialsFromCsv } from './serial-import';
 import type { LicenceService } from './service';
 
@@ -28,11 +29,12 @@ const tails = (codes: string[]) => codes.map(licenceKeyEnding);
  */
 export const licenceAdminRoutes: FastifyPluginAsyncZod<{
   licences: LicenceService;
+  lostMachines: LostMachines;
   db: Database;
   random: Random;
   guard: OperatorGuard;
   audit: AuditTrail;
-}> = async (app, { licences, db, random, guard, audit }) => {
+}> = async (app, { licences, lostMachines, db, random, guard, audit }) => {
   /** Serials of the campaign and their audit entry, in one transaction (ADR 0045). */
   const addSerialsAudited = (
     request: FastifyRequest,
@@ -165,6 +167,39 @@ export const licenceAdminRoutes: FastifyPluginAsyncZod<{
       return {
         Success: true as const,
         Result: { Device: ended.device.name, Product: ended.productCode, Customer: customer.email },
+      };
+    },
+  );
+
+  app.post(
+    '/api/admin/undo-lost-report',
+    { schema: callSchemas.AdminUndoLostReport, onRequest: guard.for('AdminUndoLostReport') },
+    async (request) => {
+      const { deviceId, reason } = request.body;
+      let customer = { id: '', email: '' };
+      const undone = await lostMachines.undo(deviceId, async (tx, report) => {
+        customer = await customerOf(tx, report.userId);
+        await audit.append(tx, {
+          actor: operatorOf(request),
+          action: 'AdminUndoLostReport',
+          outcome: 'done',
+          target: { type: 'device', id: deviceId },
+          customer,
+          before: {
+            device: report.device.name,
+            machineId: report.device.machineId,
+            product: report.productCode,
+            reported: report.reason,
+            reportedAt: report.reportedAt.toISOString(),
+          },
+          after: { refused: false },
+          reason,
+          origin: originOf(request),
+        });
+      });
+      return {
+        Success: true as const,
+        Result: { Device: undone.device.name, Product: undone.productCode, Customer: customer.email },
       };
     },
   );

@@ -1,9 +1,10 @@
 import { DEVICE_SEEN_PRECISION_MINUTES } from '@soundid/contracts';
 import { type AnyColumn, and, count, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { devices, licences, licenseKeys } from '../../db/licences-schema';
+import { devices, licences, licenseKeys, lostMachines } from '../../db/licences-schema';
 import { tokenLots } from '../../db/voice-ai-schema';
 import { spendableLotsOf } from '../tokens/ledger';
+import { standingReport } from './lost-machines';
 
 const param = <T>(name: string) => sql.placeholder(name) as unknown as T;
 const userId = param<string>('userId');
@@ -66,6 +67,11 @@ export const checkLicenseQuery = (db: Database) => {
         .from(devices)
         .where(and(active, eq(devices.machineId, machineId)))})`,
       activeCount: sql<number>`(${db.select({ n: count() }).from(devices).where(active)})`.mapWith(Number),
+      // Reported lost or stolen (docs/decisions/0050-lost-or-stolen.md): refused, with its own fault.
+      lost: sql<boolean>`exists (${db
+        .select({ one: sql`1` })
+        .from(lostMachines)
+        .where(standingReport(licenceId, machineId))})`,
       tokenBalance: sql<string | number | null>`case when ${sql.placeholder('paysWithTokens')}::boolean then (${db
         .select({ total: sql`coalesce(sum(${tokenLots.remaining}), 0)` })
         .from(tokenLots)

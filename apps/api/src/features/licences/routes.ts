@@ -7,6 +7,7 @@ import {
 } from '@soundid/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Database } from '../../db/client';
+import type { users } from '../../db/schema';
 import type { Clock, Random } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
 import type { AuditTrail } from '../operators/audit-trail';
@@ -15,6 +16,7 @@ import { actionRoutes } from './actions';
 import { licenceAdminRoutes } from './admin-routes';
 import { appLicenceRoutes } from './app-routes';
 import type { LicenceList } from './licence-list';
+import type { LostMachines } from './lost-machines';
 import { type OfflineLicenseSigner, parseSwinfo } from './offline';
 import type { LicenceService } from './service';
 
@@ -30,11 +32,15 @@ export interface LicenceRoutesOptions {
   offlineSigner(): OfflineLicenseSigner | undefined;
   guard: OperatorGuard;
   audit: AuditTrail;
+  lostMachines: LostMachines;
+  /** Asks for a proof of presence (ADR 0040) before what matters: StepUpRequired until there is one. */
+  stepUp: { require(subject: { sessionId: string; user: typeof users.$inferSelect }): Promise<void> };
 }
 
 /** The licences area: the portal's calls, the action URLs, the desktop-app calls and the operator API. */
 export const licenceRoutes: FastifyPluginAsyncZod<LicenceRoutesOptions> = async (app, options) => {
   const { db, clock, random, licences, licenceList: list, offlineActivation, guard, audit } = options;
+  const { lostMachines, stepUp } = options;
   const ok = <T>(Result: T) => ({ Success: true as const, Result });
 
   const offlineSigner = (): OfflineLicenseSigner => {
@@ -70,6 +76,13 @@ export const licenceRoutes: FastifyPluginAsyncZod<LicenceRoutesOptions> = async 
   app.post(licenceCallPaths.ClaimAdam60Day, { schema: callSchemas.ClaimAdam60Day }, async (request) => {
     const auth = await app.requireSession(request);
     return ok(await licences.claimAdam60Day(auth.userId, request.body.serial));
+  });
+
+  /** A lost or stolen machine: its seat freed and the machine refused (ADR 0050); a step-up first. */
+  app.post(licenceCallPaths.ReportDeviceLost, { schema: callSchemas.ReportDeviceLost }, async (request) => {
+    const auth = await app.requireSession(request);
+    await stepUp.require(auth);
+    return ok(await lostMachines.report(auth.userId, request.body));
   });
 
   /** The offline activation panel: an .swinfo request in, a signed licence file out. */
@@ -121,5 +134,5 @@ export const licenceRoutes: FastifyPluginAsyncZod<LicenceRoutesOptions> = async 
 
   await app.register(actionRoutes, { licences });
   await app.register(appLicenceRoutes, { licences });
-  await app.register(licenceAdminRoutes, { licences, db, random, guard, audit });
+  await app.register(licenceAdminRoutes, { licences, lostMachines, db, random, guard, audit });
 };

@@ -41,6 +41,7 @@ import { CAMPAIGN_ADAM, findProduct, isActivatable, type Product, type ProductKi
 import { type CheckLicenseQuery, checkLicenseParams, checkLicenseQuery } from './check-license';
 import { newLicenseKey, normalizeCode } from './codes';
 import type { Deeplinks } from './deeplinks';
+import { isReportedLost } from './lost-machines';
 import {
   activeDevicesOfLicence,
   countKeys,
@@ -412,6 +413,7 @@ export class LicenceService {
     try {
       return await this.db.transaction(async (tx) => {
         const licence = await this.lockLicenceForActivation(tx, userId, product);
+        if (await isReportedLost(tx, licence.id, machineId)) throw new Fault('DeviceReportedLost');
         const seats = await this.currentSeats(tx, userId, product, licence);
         if (seats.max === 0) throw new Fault('NoLicenseForProduct');
         // A licence file works without the service; tokens are spent online, request by request.
@@ -607,6 +609,7 @@ export class LicenceService {
         now,
       }),
     );
+    if (row?.lost) throw new Fault('DeviceReportedLost');
     const tokenBalance = product.paysWithTokens ? Number(row?.tokenBalance ?? 0) : null;
     const trialEndsAt = row?.trialEndsAt ? new Date(row.trialEndsAt) : null;
     const seats = seatsOf(product, row?.keyCount ?? 0, { trialEndsAt }, now, tokenBalance ?? 0);

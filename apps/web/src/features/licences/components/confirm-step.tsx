@@ -1,5 +1,5 @@
 import { text } from '@soundid/contracts/ui-text';
-import { useEffect, useRef } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { Button } from '../../../components/button';
 
 /**
@@ -13,8 +13,11 @@ export function ConfirmStep({
   isBusy,
   onConfirm,
   onCancel,
+  children,
 }: {
   question: string;
+  /** Fields the confirmation takes (a report's reason), between the question and the buttons. */
+  children?: ReactNode;
   confirmLabel: string;
   isBusy: boolean;
   onConfirm: () => void;
@@ -25,6 +28,7 @@ export function ConfirmStep({
   return (
     <fieldset ref={ref} className="confirm-step" tabIndex={-1}>
       <legend className="confirm-step__question">{question}</legend>
+      {children}
       <div className="form__actions">
         <Button variant="danger" className="button--small" isBusy={isBusy} disabled={isBusy} onClick={onConfirm}>
           {confirmLabel}

@@ -316,6 +316,47 @@ describe('devices panel', () => {
     expect(within(second!).getByRole('rowheader').textContent).toBe('MacBook Pro');
   });
 
+  it('reports a machine lost or stolen with its reason and note; a refusal shows in the panel (ADR 0050)', async () => {
+    const after = licenceList({
+      products: [referenceProduct({ InstancesUsed: 1, Devices: [referenceProduct().Devices[1]!] })],
+    });
+    const api = mockApi({
+      [LIST_PATH]: inSequence(ok(licenceList()), ok(after)),
+      '/api/licenses/ReportDeviceLost': inSequence(
+        fault('LostReportLimitReached', { ExceptionCode: 409 }),
+        ok({
+          Message: 'Studio iMac was reported lost or stolen: its seat is free, and it can no longer use this license.',
+        }),
+      ),
+    });
+    const { user } = await openProducts('/products#devices-SoundIDReference');
+    const panel = await screen.findByRole('region', { name: /^Devices of/ });
+    await user.click(within(panel).getByRole('button', { name: 'Report lost or stolen: Studio iMac' }));
+    const ask = within(panel).getByRole('group', { name: /Report Studio iMac lost or stolen\?/ });
+    // Cancel sends nothing.
+    await user.click(within(ask).getByRole('button', { name: 'Cancel' }));
+    expect(api.callsTo('ReportDeviceLost')).toHaveLength(0);
+
+    await user.click(within(panel).getByRole('button', { name: 'Report lost or stolen: Studio iMac' }));
+    await user.click(within(panel).getByRole('radio', { name: 'It was stolen' }));
+    await user.type(within(panel).getByLabelText('Anything support should know (optional)'), ' police report 7 ');
+    await user.click(within(panel).getByRole('button', { name: 'Report and free the seat' }));
+    expect(await within(panel).findByText(/already reported 2 devices of this license/)).toBeInTheDocument();
+    expect(notices()).toEqual([]);
+
+    await user.click(within(panel).getByRole('button', { name: 'Report and free the seat' }));
+    await waitFor(() =>
+      expect(notices()).toEqual([
+        'success: Studio iMac was reported lost or stolen: its seat is free, and it can no longer use this license.',
+      ]),
+    );
+    expect(api.callsTo('ReportDeviceLost').map((c) => c.body)).toEqual([
+      { deviceId: 'd-imac', reason: 'stolen', note: 'police report 7', silent: true },
+      { deviceId: 'd-imac', reason: 'stolen', note: 'police report 7', silent: true },
+    ]);
+    expect(await screen.findByRole('button', { name: '1 of 3 devices activated' })).toBeInTheDocument();
+  });
+
   it('says so when no device is active, with a guide link', async () => {
     mockApi({ [LIST_PATH]: ok(licenceList()) });
     await openProducts('/products#devices-Reference4Headphone');
