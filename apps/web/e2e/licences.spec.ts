@@ -148,6 +148,36 @@ describe('Licenses & Devices', () => {
     ).toContain('not activated on e2e-mac-1');
   });
 
+  it('reports a machine stolen in the browser: its seat is free and the app is refused with a message it can show (ADR 0050)', async () => {
+    const account = await signedInCustomer('lost');
+    const [key] = await issueKeys(base, 'sid-reference');
+    await registerKey(base, account.token, key as string);
+    const state = path.join(scratch, 'app-simulator-lost.json');
+    await appSimulator(base, state, 'login', '--email', account.email, '--password', account.password);
+    const machine = ['--product', 'SoundIDReference', '--machine', 'e2e-stolen-1'];
+    await appSimulator(base, state, 'activate', ...machine, '--name', 'Tour laptop');
+
+    const page = await openProducts(account.email, account.password);
+    const card = page.getByRole('listitem', { name: 'SoundID Reference for Speakers & Headphones' });
+    await card.getByRole('button', { name: '1 of 3 devices activated' }).click();
+    const panel = page.getByRole('region', { name: 'Devices of SoundID Reference for Speakers & Headphones' });
+    await panel.getByRole('button', { name: 'Report lost or stolen: Tour laptop' }).click();
+    await panel.getByRole('radio', { name: 'It was stolen' }).check();
+    await panel.getByLabel('Anything support should know (optional)').fill('taken from the van');
+    await expectAccessible(page, 'products-devices-lost-report');
+    // Signed in with the password a moment ago: that is the step-up's proof (ADR 0040).
+    await panel.getByRole('button', { name: 'Report and free the seat' }).click();
+    await page
+      .getByText('Tour laptop was reported lost or stolen: its seat is free, and it can no longer use this license.')
+      .waitFor();
+    await card.getByRole('button', { name: '0 of 3 devices activated' }).waitFor();
+
+    const refused = await appSimulator(base, state, 'activate', ...machine).catch(
+      (e: { stdout: string; stderr: string }) => `${e.stdout}${e.stderr}`,
+    );
+    expect(refused).toContain('This computer was reported lost or stolen');
+  });
+
   it('upgrades a licence with an operator-issued upgrade code', async () => {
     const account = await signedInCustomer('upgrade');
     const [key] = await issueKeys(base, 'ref4-hp');
