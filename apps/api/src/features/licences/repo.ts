@@ -14,6 +14,7 @@ import {
   licences,
 } from '../../db/licences-schema';
 import { addDays } from '../../lib/clock';
+import { allowanceStanding } from './allowance-standing';
 
 /** The queries of the licences feature; every one that reads a customer's rows takes the owner. */
 
@@ -141,41 +142,69 @@ export const isCounted = (cause: DeactivationCause): cause is CountedDeactivatio
   (COUNTED_DEACTIVATION_CAUSES as readonly string[]).includes(cause);
 
 /**
- * The counted deactivations of a licence since a moment (ADR 0030): the largest of the licence's
- * own count and the count of each key the customer now holds of its product. A key brings the
- * history it gathered in any licence, so removing and registering it again resets nothing.
- */
-export async function usedDeactivations(
-  db: Queryable,
-  licence: Pick<LicenceRow, 'id' | 'userId' | 'productCode'>,
-  since: Date,
-): Promise<number> {
-  const [own] = await db.select({ n: count() }).from(devices).where(countedReleasesOf(licence.id, since));
-  const perKey = await db
-    .select({ n: count() })
-    .from(keyDeactivations)
-    .innerJoin(licenceKeysTable, eq(licenceKeysTable.id, keyDeactivations.keyId))
-    .where(and(heldKeysOf(licence), countedKeyReleasesSince(since)))
-    .groupBy(keyDeactivations.keyId);
-  return Math.max(own?.n ?? 0, ...perKey.map((row) => row.n));
-}
-
-/**
- * What the deactivation allowance of a licence has used at `now`: its counted deactivations in
- * the window (DEVICE_DEACTIVATION_WINDOW_DAYS) ending then. The licence service holds it to
+ * The deactivation allowance of a licence at `now`: its counted, unforgiven deactivations in the
+ * window (DEVICE_DEACTIVATION_WINDOW_DAYS) ending then, the licence's own and each held key's
+ * (a key brings the history it gathered in any licence, so removing and registering it again
+ * resets nothing), weighed by allowanceStanding (ADR 0030). The licence service holds `used` to
  * DEVICE_DEACTIVATION_LIMIT; the customer page shows it.
  */
-export function deactivationsInWindow(
+export async function allowanceOf(
+  db: Queryable,
+  licence: Pick<LicenceRow, 'id' | 'userId' | 'productCode'>,
+  now: Date,
+): Promise<{ used: number; nextReturnAt: Date | null }> {
+  const since = addDays(now, -DEVICE_DEACTIVATION_WINDOW_DAYS);
+  const own = await db.select({ at: devices.deactivatedAt }).from(devices).where(countedReleasesOf(licence.id, since));
+  const perKey = await db
+    .select({ keyId: keyDeactivations.keyId, at: keyDeactivations.deactivatedAt })
+    .from(keyDeactivations)
+    .innerJoin(licenceKeysTable, eq(licenceKeysTable.id, keyDeactivations.keyId))
+    .where(and(heldKeysOf(licence), countedKeyReleasesSince(since)));
+  const byKey = new Map<string, Date[]>();
+  for (const row of perKey) byKey.set(row.keyId, [...(byKey.get(row.keyId) ?? []), row.at]);
+  return allowanceStanding([own.flatMap((row) => (row.at ? [row.at] : [])), ...byKey.values()], now);
+}
+
+export async function deactivationsInWindow(
   db: Queryable,
   licence: Pick<LicenceRow, 'id' | 'userId' | 'productCode'>,
   now: Date,
 ): Promise<number> {
-  return usedDeactivations(db, licence, addDays(now, -DEVICE_DEACTIVATION_WINDOW_DAYS));
+  return (await allowanceOf(db, licence, now)).used;
 }
 
 /**
+ * The counted, unforgiven deactivations of every licence and every held key of a customer since
+ * a moment (placeholders `userId`, `since`), for the licence list's allowance line (allowance-standing.ts).
+ */
+export const countedReleasesOfUserQuery = (db: Queryable) =>
+  db
+    .select({ licenceId: devices.licenceId, deactivatedAt: devices.deactivatedAt })
+    .from(devices)
+    .where(
+      and(
+        eq(devices.userId, ownerParam),
+        gt(devices.deactivatedAt, sql.placeholder('since')),
+        inArray(devices.deactivationCause, [...COUNTED_DEACTIVATION_CAUSES]),
+        isNull(devices.forgivenAt),
+      ),
+    );
+export const keyReleasesOfUserQuery = (db: Queryable) =>
+  db
+    .select({ keyId: keyDeactivations.keyId, deactivatedAt: keyDeactivations.deactivatedAt })
+    .from(keyDeactivations)
+    .innerJoin(licenceKeysTable, eq(licenceKeysTable.id, keyDeactivations.keyId))
+    .where(
+      and(
+        eq(licenceKeysTable.userId, ownerParam),
+        gt(keyDeactivations.deactivatedAt, sql.placeholder('since')),
+        isNull(keyDeactivations.forgivenAt),
+      ),
+    );
+
+/**
  * Support gives the licence (locked by the caller) its allowance back: the counted deactivations
- * since `since` that usedDeactivations reads, the licence's own and those of the keys the
+ * since `since` that allowanceOf reads, the licence's own and those of the keys the
  * customer holds of its product, are marked forgiven. They stay in the history.
  */
 export async function forgiveDeactivations(
