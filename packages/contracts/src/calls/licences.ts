@@ -202,13 +202,6 @@ export const referenceProductSchema = z.object({
   InstancesMax: z.number(),
   IsManageable: z.boolean(),
   Devices: z.array(deviceSchema),
-  /**
-   * The deactivation allowance in plain sight (ADR 0030): deactivations left of
-   * DEVICE_DEACTIVATION_LIMIT in the rolling window, and when the next used one comes back
-   * (`/Date(ms)/`; null when none is used).
-   */
-  DeactivationsLeft: z.number(),
-  NextDeactivationReturns: z.string().nullable(),
   LicenseKeys: z.array(licenseKeySchemaOfList),
   ActionButtons: z.array(actionButtonSchema),
   InfoLinks: z.array(infoLinkSchema),

@@ -2,8 +2,6 @@ import {
   type AccountLicensesByProductLine,
   type ActionButton,
   type AssetPack,
-  DEVICE_DEACTIVATION_LIMIT,
-  DEVICE_DEACTIVATION_WINDOW_DAYS,
   type Device,
   downloadCenterPath,
   type LicenceNotification,
@@ -20,10 +18,9 @@ import type { Database } from '../../db/client';
 import { jsonRows } from '../../db/json-rows';
 import type { DeviceRow, LicenceRow, LicenseKeyRow } from '../../db/licences-schema';
 import { sessions, users } from '../../db/schema';
-import { addDays, type Clock } from '../../lib/clock';
+import type { Clock } from '../../lib/clock';
 import { type SessionRowState, type SessionScopedRead, sessionParams, sessionStateFields } from '../accounts/sessions';
 import { holdingsOf, liveLotsQuery, type TokenHoldings } from '../tokens/ledger';
-import { allowanceStanding } from './allowance-standing';
 import {
   PRODUCTS,
   type Product,
@@ -33,18 +30,9 @@ import {
   VOICE_AI_PRODUCT_CODE,
 } from './catalogue';
 import { actionUrls, type Deeplinks, serverActionIds } from './deeplinks';
-import {
-  activeDevicesOfUserQuery,
-  countedReleasesOfUserQuery,
-  keyReleasesOfUserQuery,
-  keysOfUserQuery,
-  licencesOfUserQuery,
-} from './repo';
+import { activeDevicesOfUserQuery, keysOfUserQuery, licencesOfUserQuery } from './repo';
 import { type Seats, seatsOf } from './service';
 import { daysLeft, voiceAiStatus } from './voice-ai-status';
-
-/** Where the deactivation allowance's window starts (ADR 0030). */
-const windowStart = (now: Date) => addDays(now, -DEVICE_DEACTIVATION_WINDOW_DAYS);
 
 /** The customer's keys, licences, active devices and live token lots, as JSON lists of one statement. */
 const holdingsFields = (db: Database) => ({
@@ -52,9 +40,6 @@ const holdingsFields = (db: Database) => ({
   licences: jsonRows(licencesOfUserQuery(db)),
   devices: jsonRows(activeDevicesOfUserQuery(db)),
   lots: jsonRows(liveLotsQuery(db)),
-  // The deactivations the allowance counts, the licences' own and the keys' (ADR 0030).
-  releases: jsonRows(countedReleasesOfUserQuery(db)),
-  keyReleases: jsonRows(keyReleasesOfUserQuery(db)),
 });
 
 /** The holdings of a customer (one round trip, one pooled connection), prepared once. */
@@ -77,14 +62,7 @@ const sessionHoldingsQuery = (db: Database) =>
     .where(and(eq(sessions.id, sessionParams.sid), eq(sessions.userId, sessionParams.sub)))
     .prepare('licence_list_session_holdings');
 
-type HoldingsRow = {
-  keys: LicenseKeyRow[];
-  licences: LicenceRow[];
-  devices: DeviceRow[];
-  lots: LotRow[];
-  releases: { licenceId: string; deactivatedAt: Date | null }[];
-  keyReleases: { keyId: string; deactivatedAt: Date }[];
-};
+type HoldingsRow = { keys: LicenseKeyRow[]; licences: LicenceRow[]; devices: DeviceRow[]; lots: LotRow[] };
 type LotRow = Parameters<typeof holdingsOf>[0][number];
 
 /** The customer's rows, read once for the whole page. */
@@ -93,8 +71,6 @@ interface Holdings {
   licences: LicenceRow[];
   devices: DeviceRow[];
   tokens: TokenHoldings;
-  releases: HoldingsRow['releases'];
-  keyReleases: HoldingsRow['keyReleases'];
 }
 
 /**
@@ -118,8 +94,7 @@ export class LicenceList {
    * the holdings of the token's customer (placeholders `sid`, `sub`; the lists' `userId` is `sub`).
    */
   readonly readWithSession: SessionScopedRead<SessionRowState & HoldingsRow> = async ({ sid, sub }) => {
-    const now = this.clock.now();
-    const [row] = await this.sessionHoldings.execute({ sid, sub, userId: sub, now, since: windowStart(now) });
+    const [row] = await this.sessionHoldings.execute({ sid, sub, userId: sub, now: this.clock.now() });
     return row;
   };
 
@@ -168,22 +143,12 @@ export class LicenceList {
 
   private async holdingsOf(userId: string): Promise<Holdings> {
     const now = this.clock.now();
-    const [row] = await this.holdings.execute({ userId, now, since: windowStart(now) });
-    return this.toHoldings(
-      row ?? { keys: [], licences: [], devices: [], lots: [], releases: [], keyReleases: [] },
-      now,
-    );
+    const [row] = await this.holdings.execute({ userId, now });
+    return this.toHoldings(row ?? { keys: [], licences: [], devices: [], lots: [] }, now);
   }
 
   private toHoldings(row: HoldingsRow, now = this.clock.now()): Holdings {
-    return {
-      keys: row.keys,
-      licences: row.licences,
-      devices: row.devices,
-      tokens: holdingsOf(row.lots, now),
-      releases: row.releases,
-      keyReleases: row.keyReleases,
-    };
+    return { keys: row.keys, licences: row.licences, devices: row.devices, tokens: holdingsOf(row.lots, now) };
   }
 
   // ── Reference line ──────────────────────────────────────────────────────
@@ -246,33 +211,10 @@ export class LicenceList {
       InstancesMax: seats.max,
       IsManageable: true,
       Devices: devices.map(toDevice),
-      ...this.allowance(licence, keys, h),
       LicenseKeys: keys.map((k) => toLicenseKey(k, actionUrls.removeLicense(k.id))),
       ActionButtons: buttons,
       InfoLinks: product.infoLinks,
       Notifications: this.notifications(product, seats, licence, keys),
-    };
-  }
-
-  /** The allowance line of the devices panel (ADR 0030), from the releases the page's statement read. */
-  private allowance(
-    licence: LicenceRow | undefined,
-    keys: LicenseKeyRow[],
-    h: Holdings,
-  ): Pick<ReferenceProduct, 'DeactivationsLeft' | 'NextDeactivationReturns'> {
-    const toDate = (value: Date | string | null) => (value === null ? null : new Date(value));
-    const own = licence
-      ? h.releases.flatMap((r) =>
-          r.licenceId === licence.id && r.deactivatedAt ? [toDate(r.deactivatedAt) as Date] : [],
-        )
-      : [];
-    const perKey = keys.map((k) =>
-      h.keyReleases.filter((r) => r.keyId === k.id).map((r) => toDate(r.deactivatedAt) as Date),
-    );
-    const { used, nextReturnAt } = allowanceStanding([own, ...perKey], this.clock.now());
-    return {
-      DeactivationsLeft: Math.max(0, DEVICE_DEACTIVATION_LIMIT - used),
-      NextDeactivationReturns: nextReturnAt ? toDotNetDate(nextReturnAt) : null,
     };
   }
 

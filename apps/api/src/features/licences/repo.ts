@@ -174,35 +174,6 @@ export async function deactivationsInWindow(
 }
 
 /**
- * The counted, unforgiven deactivations of every licence and every held key of a customer since
- * a moment (placeholders `userId`, `since`), for the licence list's allowance line (allowance-standing.ts).
- */
-export const countedReleasesOfUserQuery = (db: Queryable) =>
-  db
-    .select({ licenceId: devices.licenceId, deactivatedAt: devices.deactivatedAt })
-    .from(devices)
-    .where(
-      and(
-        eq(devices.userId, ownerParam),
-        gt(devices.deactivatedAt, sql.placeholder('since')),
-        inArray(devices.deactivationCause, [...COUNTED_DEACTIVATION_CAUSES]),
-        isNull(devices.forgivenAt),
-      ),
-    );
-export const keyReleasesOfUserQuery = (db: Queryable) =>
-  db
-    .select({ keyId: keyDeactivations.keyId, deactivatedAt: keyDeactivations.deactivatedAt })
-    .from(keyDeactivations)
-    .innerJoin(licenceKeysTable, eq(licenceKeysTable.id, keyDeactivations.keyId))
-    .where(
-      and(
-        eq(licenceKeysTable.userId, ownerParam),
-        gt(keyDeactivations.deactivatedAt, sql.placeholder('since')),
-        isNull(keyDeactivations.forgivenAt),
-      ),
-    );
-
-/**
  * Support gives the licence (locked by the caller) its allowance back: the counted deactivations
  * since `since` that allowanceOf reads, the licence's own and those of the keys the
  * customer holds of its product, are marked forgiven. They stay in the history.

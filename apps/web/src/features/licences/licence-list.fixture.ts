@@ -84,8 +84,6 @@ export function referenceProduct(overrides: Partial<ReferenceProduct> = {}): Ref
     InstancesMax: 3,
     IsManageable: true,
     Devices: [device('d-imac', 'Studio iMac'), device('d-mbp', 'MacBook Pro')],
-    DeactivationsLeft: 10,
-    NextDeactivationReturns: null,
     LicenseKeys: [licenseKey('AB12CD')],
     ActionButtons: [deeplink('Open SoundID Reference', 'sid-reference-activate'), upgradeButton],
     InfoLinks: [{ Title: 'Getting started', Url: 'https://support.example/getting-started' }],

@@ -1,7 +1,5 @@
 import {
-  DEVICE_DEACTIVATION_LIMIT,
   type Device,
-  describeAllowance,
   describeDevice,
   formatDeviceDate,
   LOST_REPORT_NOTE_MAX_LENGTH,
@@ -34,14 +32,11 @@ export function DevicesPanel({
   productName,
   devices,
   guideUrl = licenceHelpLinks.activateDevice,
-  allowance,
   onClose,
 }: {
   id: string;
   productName: string;
   devices: readonly Device[];
-  /** The deactivation allowance (ADR 0030): shown under the devices when the list gives it. */
-  allowance?: { left: number; nextReturns: string | null };
   guideUrl?: string | null;
   onClose: () => void;
 }) {
@@ -166,11 +161,6 @@ export function DevicesPanel({
             </tbody>
           </table>
         </div>
-      )}
-      {allowance && (
-        <p className="licence-panel__allowance">
-          {describeAllowance(allowance.left, DEVICE_DEACTIVATION_LIMIT, allowance.nextReturns)}
-        </p>
       )}
     </Panel>
   );

@@ -81,7 +81,6 @@ export function ReferenceProductCard({ product, panels }: { product: ReferencePr
           id={ids.devices}
           productName={product.DisplayName}
           devices={product.Devices}
-          allowance={{ left: product.DeactivationsLeft, nextReturns: product.NextDeactivationReturns }}
           onClose={panels.close}
         />
       )}
