@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { faults } from './errors';
 import { faultMessage } from './fault-handling';
 import {
+  describeAllowance,
   describeDevice,
   formatAddress,
   formatDeviceDate,
@@ -101,6 +102,16 @@ describe('formatLastSeen and describeDevice (docs/decisions/0049-devices-seen.md
       'on Windows 11 · last seen today',
     );
     expect(describeDevice({ LastSeen: null, AppVersion: null, Os: null }, now)).toBe('');
+  });
+});
+
+describe('describeAllowance (ADR 0030)', () => {
+  it('says how many are left and when the next comes back', () => {
+    expect(describeAllowance(10, 10, null)).toBe('10 of 10 deactivations left');
+    expect(describeAllowance(2, 10, `/Date(${Date.UTC(2027, 2, 3, 12)})/`, 'UTC')).toBe(
+      '2 of 10 deactivations left; the next returns on 3 Mar 2027',
+    );
+    expect(describeAllowance(0, 1, 'garbage')).toBe('0 of 1 deactivation left');
   });
 });
 

@@ -120,6 +120,25 @@ export function describeDevice(
   return [app, formatLastSeen(device.LastSeen, now, timeZone)].filter(Boolean).join(' · ');
 }
 
+/**
+ * The deactivation allowance under the devices panel (ADR 0030): "10 of 10 deactivations left",
+ * or "2 of 10 deactivations left; the next returns on 3 Mar 2027".
+ */
+export function describeAllowance(left: number, limit: number, nextReturns: string | null, timeZone?: string): string {
+  const next = nextReturns ? parseDotNetDate(nextReturns) : undefined;
+  const when =
+    next && !Number.isNaN(next.getTime())
+      ? new Intl.DateTimeFormat('en-GB', {
+          day: 'numeric',
+          month: 'short',
+          year: 'numeric',
+          ...(timeZone ? { timeZone } : {}),
+        }).format(next)
+      : '';
+  const base = `${left} of ${limit} ${limit === 1 ? 'deactivation' : 'deactivations'} left`;
+  return when ? `${base}; the next returns on ${when}` : base;
+}
+
 /** A device's registration date (`/Date(ms)/`) as day-month-year, dd/mm/yyyy; '' when unreadable. */
 export function formatDeviceDate(value: string, timeZone?: string): string {
   const date = parseDotNetDate(value);

@@ -80,6 +80,11 @@ export const licenceCalls = {
    * Frees a lost or stolen machine's seat without spending the allowance, and refuses that
    * machine for the licence from then on (docs/decisions/0050-lost-or-stolen.md). Needs a step-up.
    */
+  /**
+   * The deactivation allowance of the caller's licence of a product (docs/decisions/0030-deactivation-allowance-belongs-to-the-key.md):
+   * read by the devices panel when it opens, not by the licence list read at every visit.
+   */
+  GetDeactivationAllowance: callBody({ productName: productNameSchema }),
   ReportDeviceLost: callBody({
     deviceId: z.uuid(),
     reason: z.enum(LOST_REPORT_REASONS),
@@ -356,6 +361,15 @@ export const offlinePublicKeyResultSchema = z.object({
 });
 export type OfflinePublicKeyResult = z.infer<typeof offlinePublicKeyResultSchema>;
 
+/** What the devices panel says under the devices: left of the limit, and when the next used one comes back. */
+export const deactivationAllowanceSchema = z.object({
+  DeactivationsLeft: z.number(),
+  DeactivationsAllowed: z.number(),
+  /** `/Date(ms)/`; null when none is used. */
+  NextDeactivationReturns: z.string().nullable(),
+});
+export type DeactivationAllowance = z.infer<typeof deactivationAllowanceSchema>;
+
 export const licenceResults = {
   GetAccountLicensesByProductLine: accountLicensesByProductLineSchema,
   RegisterKey: registerKeyResultSchema,
@@ -364,6 +378,7 @@ export const licenceResults = {
   ClaimAdam60Day: claimAdam60DayResultSchema,
   OfflineActivate: offlineActivateResultSchema,
   ReportDeviceLost: z.object({ Message: z.string() }),
+  GetDeactivationAllowance: deactivationAllowanceSchema,
 } as const satisfies Record<LicenceCallName, z.ZodType>;
 
 export const appLicenceResults = {
@@ -380,6 +395,7 @@ export const licenceCallPaths = {
   ClaimAdam60Day: '/api/accounts/Campaign/ClaimAdam60Day',
   OfflineActivate: '/api/licenses/OfflineActivate',
   ReportDeviceLost: '/api/licenses/ReportDeviceLost',
+  GetDeactivationAllowance: '/api/licenses/GetDeactivationAllowance',
   OfflinePublicKey: '/api/licenses/offline-public-key',
 } as const;
 

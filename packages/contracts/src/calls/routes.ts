@@ -36,6 +36,7 @@ export const otherCallPaths = {
   ClaimAdam60Day: { method: 'POST', path: '/api/accounts/Campaign/ClaimAdam60Day' },
   OfflineActivate: { method: 'POST', path: '/api/licenses/OfflineActivate' },
   ReportDeviceLost: { method: 'POST', path: '/api/licenses/ReportDeviceLost' },
+  GetDeactivationAllowance: { method: 'POST', path: '/api/licenses/GetDeactivationAllowance' },
   GetOfflinePublicKey: { method: 'GET', path: '/api/licenses/offline-public-key' },
   ActivateDevice: { method: 'POST', path: '/api/apps/ActivateDevice' },
   DeactivateDevice: { method: 'POST', path: '/api/apps/DeactivateDevice' },

@@ -1,10 +1,11 @@
-import { DEVICE_DEACTIVATION_LIMIT } from '@soundid/contracts';
+import { DEVICE_DEACTIVATION_LIMIT, DEVICE_DEACTIVATION_WINDOW_DAYS, toDotNetDate } from '@soundid/contracts';
 import { and, eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, signUpVerified } from '../../../test/accounts-flow';
 import { createTestApp, type TestApp } from '../../../test/kit/test-app';
 import { devices } from '../../db/licences-schema';
 import { users } from '../../db/schema';
+import { addDays } from '../../lib/clock';
 import { activate, getAction, issueKey, licenceList } from './test-helpers';
 
 /**
@@ -76,6 +77,36 @@ describe('the deactivation allowance belongs to the key (ASVS 2.3.2)', () => {
     expect(faultOf(await activate(t, ann, PRODUCT, 'ann-fourth'))).toBe('SeatLimitReached');
     expect(faultOf(await deactivateApp(ann, 'ann-seat-0'))).toBe('KeyRevokeOverLimit');
     expect(await releasesOf('ann.allowance@example.com')).toBe(DEVICE_DEACTIVATION_LIMIT);
+  });
+
+  it("GetDeactivationAllowance says how many are left and when the next comes back, the key's history included", async () => {
+    const cleo = await signUpVerified(t, 'cleo.allowance@example.com');
+    const dan = await signUpVerified(t, 'dan.allowance@example.com');
+    const allowanceOf = async (token: string) =>
+      (await t.call('/api/licenses/GetDeactivationAllowance', { productName: PRODUCT }, token)).json().Result;
+    // No licence yet: nothing used.
+    expect(await allowanceOf(cleo)).toEqual({
+      DeactivationsLeft: DEVICE_DEACTIVATION_LIMIT,
+      DeactivationsAllowed: DEVICE_DEACTIVATION_LIMIT,
+      NextDeactivationReturns: null,
+    });
+    const key = await issueKey(t, 'sid-reference');
+    expect((await register(key, cleo)).statusCode).toBe(200);
+    await useDeactivations(cleo, 1, 'line');
+    const firstAt = t.clock.now();
+    await useDeactivations(cleo, 1, 'line-b');
+    const expected = {
+      DeactivationsLeft: DEVICE_DEACTIVATION_LIMIT - 2,
+      DeactivationsAllowed: DEVICE_DEACTIVATION_LIMIT,
+      NextDeactivationReturns: toDotNetDate(addDays(firstAt, DEVICE_DEACTIVATION_WINDOW_DAYS)),
+    };
+    expect(await allowanceOf(cleo)).toEqual(expected);
+    // The key goes to Dan with its history: his panel says the same (ADR 0030).
+    expect((await getAction(t, await removeUrl(cleo), cleo)).statusCode).toBe(200);
+    expect((await register(key, dan)).statusCode).toBe(200);
+    expect(await allowanceOf(dan)).toEqual(expected);
+    const unknown = await t.call('/api/licenses/GetDeactivationAllowance', { productName: 'NoSuchProduct' }, dan);
+    expect(faultOf(unknown)).toBe('ProductNotFound');
   });
 
   it('removed and registered again by the same customer: the allowance is still spent', async () => {

@@ -78,6 +78,16 @@ export const licenceRoutes: FastifyPluginAsyncZod<LicenceRoutesOptions> = async 
     return ok(await licences.claimAdam60Day(auth.userId, request.body.serial));
   });
 
+  /** The devices panel's allowance line (ADR 0030), read when the panel opens. */
+  app.post(
+    licenceCallPaths.GetDeactivationAllowance,
+    { schema: callSchemas.GetDeactivationAllowance },
+    async (request) => {
+      const auth = await app.requireSession(request);
+      return ok(await licences.deactivationAllowance(auth.userId, request.body.productName));
+    },
+  );
+
   /** A lost or stolen machine: its seat freed and the machine refused (ADR 0050); a step-up first. */
   app.post(licenceCallPaths.ReportDeviceLost, { schema: callSchemas.ReportDeviceLost }, async (request) => {
     const auth = await app.requireSession(request);

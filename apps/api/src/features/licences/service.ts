@@ -6,6 +6,7 @@ import {
   DEVICE_DEACTIVATION_LIMIT,
   DEVICE_DEACTIVATION_WINDOW_DAYS,
   type DeactivateDeviceResult,
+  type DeactivationAllowance,
   isMaskedLicenseKey,
   isValidVoiceAiUpgradeCode,
   type KeyUpgradePathsResult,
@@ -44,6 +45,7 @@ import type { Deeplinks } from './deeplinks';
 import { isReportedLost } from './lost-machines';
 import {
   activeDevicesOfLicence,
+  allowanceOf,
   countKeys,
   deactivate,
   deactivationsInWindow,
@@ -578,6 +580,23 @@ export class LicenceService {
       await deactivate(tx, licence, [device.id], this.now(), 'customer');
       return { Message: licenceMessages.deviceDeactivated(device.name) };
     });
+  }
+
+  /**
+   * The devices panel's allowance line (ADR 0030): deactivations left of the limit, and when the
+   * next used one comes back. A product with no licence yet has used none.
+   */
+  async deactivationAllowance(userId: string, productName: string): Promise<DeactivationAllowance> {
+    const product = this.activatableProduct(productName);
+    const licence = await findLicence(this.db, userId, product.code);
+    const { used, nextReturnAt } = licence
+      ? await allowanceOf(this.db, licence, this.now())
+      : { used: 0, nextReturnAt: null };
+    return {
+      DeactivationsLeft: Math.max(0, DEVICE_DEACTIVATION_LIMIT - used),
+      DeactivationsAllowed: DEVICE_DEACTIVATION_LIMIT,
+      NextDeactivationReturns: nextReturnAt ? toDotNetDate(nextReturnAt) : null,
+    };
   }
 
   /**

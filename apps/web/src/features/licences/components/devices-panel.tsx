@@ -1,5 +1,6 @@
 import {
   type Device,
+  describeAllowance,
   describeDevice,
   formatDeviceDate,
   LOST_REPORT_NOTE_MAX_LENGTH,
@@ -13,6 +14,7 @@ import { Button } from '../../../components/button';
 import { licenceHelpLinks } from '../../../config/external-links';
 import { notify } from '../../../lib/notifications';
 import { useReloadLicences } from '../api/get-account-licences';
+import { useDeactivationAllowance } from '../api/get-deactivation-allowance';
 import { useInvokeAction } from '../api/invoke-action';
 import { useReportDeviceLost } from '../api/report-device-lost';
 import { ActionError } from './action-error';
@@ -32,11 +34,14 @@ export function DevicesPanel({
   productName,
   devices,
   guideUrl = licenceHelpLinks.activateDevice,
+  allowanceOf,
   onClose,
 }: {
   id: string;
   productName: string;
   devices: readonly Device[];
+  /** The product (its ProductName) whose deactivation allowance the panel states (ADR 0030). */
+  allowanceOf?: string;
   guideUrl?: string | null;
   onClose: () => void;
 }) {
@@ -46,6 +51,7 @@ export function DevicesPanel({
   const [reason, setReason] = useState<LostReportReason>('lost');
   const [note, setNote] = useState('');
   const reload = useReloadLicences();
+  const allowance = useDeactivationAllowance(allowanceOf).data;
   const asked = devices.find((d) => d.DeviceId === asking?.id);
   const busy = deactivation.isPending || lostReport.isPending;
   const ask = (device: Device, about: 'deactivate' | 'lost') => {
@@ -161,6 +167,15 @@ export function DevicesPanel({
             </tbody>
           </table>
         </div>
+      )}
+      {allowance && (
+        <p className="licence-panel__allowance">
+          {describeAllowance(
+            allowance.DeactivationsLeft,
+            allowance.DeactivationsAllowed,
+            allowance.NextDeactivationReturns,
+          )}
+        </p>
       )}
     </Panel>
   );

@@ -292,7 +292,12 @@ describe('devices panel', () => {
   it('says under each name what the app said of itself and when it last checked in (ADR 0049)', async () => {
     const [imac, macbook] = referenceProduct().Devices;
     const seen = Date.now() - (3 * 24 + 1) * 60 * 60 * 1000;
-    mockApi({
+    const api = mockApi({
+      '/api/licenses/GetDeactivationAllowance': ok({
+        DeactivationsLeft: 2,
+        DeactivationsAllowed: 10,
+        NextDeactivationReturns: `/Date(${Date.UTC(2027, 2, 3, 12)})/`,
+      }),
       [LIST_PATH]: ok(
         licenceList({
           products: [
@@ -314,6 +319,9 @@ describe('devices panel', () => {
     );
     // Never seen since it was recorded: the name alone.
     expect(within(second!).getByRole('rowheader').textContent).toBe('MacBook Pro');
+    // The allowance in plain sight, read when the panel opens (ADR 0030).
+    expect(await within(panel).findByText('2 of 10 deactivations left; the next returns on 3 Mar 2027')).toBeVisible();
+    expect(api.callsTo('GetDeactivationAllowance')[0]?.body).toEqual({ productName: 'SoundIDReference', silent: true });
   });
 
   it('reports a machine lost or stolen with its reason and note; a refusal shows in the panel (ADR 0050)', async () => {

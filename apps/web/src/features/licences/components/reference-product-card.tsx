@@ -81,6 +81,7 @@ export function ReferenceProductCard({ product, panels }: { product: ReferencePr
           id={ids.devices}
           productName={product.DisplayName}
           devices={product.Devices}
+          allowanceOf={product.ProductName}
           onClose={panels.close}
         />
       )}
