@@ -414,19 +414,23 @@ async function main(): Promise<void> {
   };
 
   const figures: Figure[] = [];
-  for (const [database, start] of [
-    ['PostgreSQL', () => startService({ url: pgDb.url })],
-    ['PGlite', () => startService({ dataDir })],
-  ] as const) {
-    const running = await start();
-    try {
-      figures.push(...(await measure(database, running, baselines)));
-    } finally {
-      await running.stop();
+  // A failed figure stops the run, never leaving the baseline server or the scratch database behind.
+  try {
+    for (const [database, start] of [
+      ['PostgreSQL', () => startService({ url: pgDb.url })],
+      ['PGlite', () => startService({ dataDir })],
+    ] as const) {
+      const running = await start();
+      try {
+        figures.push(...(await measure(database, running, baselines)));
+      } finally {
+        await running.stop();
+      }
     }
+  } finally {
+    await baselineServer.stop();
+    await pgDb.drop();
   }
-  await baselineServer.stop();
-  await pgDb.drop();
 
   const table = figureTable(figures);
   console.log(`\n${table}\n`);
