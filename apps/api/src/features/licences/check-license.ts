@@ -3,6 +3,7 @@ import { type AnyColumn, and, count, eq, isNull, lt, or, sql } from 'drizzle-orm
 import type { Database } from '../../db/client';
 import { devices, licences, licenseKeys, lostMachines } from '../../db/licences-schema';
 import { tokenLots } from '../../db/voice-ai-schema';
+import { addMinutes } from '../../lib/clock';
 import { spendableLotsOf } from '../tokens/ledger';
 import { standingReport } from './lost-machines';
 
@@ -101,6 +102,6 @@ export function checkLicenseParams(input: {
     appVersion: input.appVersion ?? null,
     os: input.os ?? null,
     now: input.now.toISOString(),
-    seenBefore: new Date(input.now.getTime() - DEVICE_SEEN_PRECISION_MINUTES * 60_000).toISOString(),
+    seenBefore: addMinutes(input.now, -DEVICE_SEEN_PRECISION_MINUTES).toISOString(),
   };
 }

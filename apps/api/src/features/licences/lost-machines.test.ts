@@ -48,7 +48,7 @@ const countedDeactivations = async (email: string) =>
   ).rows[0]?.n;
 
 describe('lost or stolen machines', () => {
-  it('frees the seat outside the allowance and refuses that machine on ActivateDevice and CheckLicense', async () => {
+  it('frees the seat outside the allowance and refuses that machine on ActivateDevice, CheckLicense and the offline activation', async () => {
     const email = 'lost.one@example.com';
     const { token, ids, machine } = await customerWith(email, 2);
     const res = await report(token, ids[0] as string, 'stolen', '  taken from the studio  ');
@@ -64,7 +64,22 @@ describe('lost or stolen machines', () => {
     // Not a deactivation of the customer's: nothing charged to the keys (ADR 0030).
     expect(await countedDeactivations(email)).toBe(0);
 
-    for (const refused of [await activate(t, token, product, machine(1)), await check(token, machine(1))]) {
+    // The offline activation too: a licence file is an activation (docs/offline-activation.md).
+    const offline = await t.call(
+      '/api/licenses/OfflineActivate',
+      {
+        swinfo: JSON.stringify({
+          format: 'soundid-swinfo',
+          version: 1,
+          productName: product,
+          machineId: machine(1),
+          deviceName: 'Machine 1',
+          nonce: 'n0nce-n0nce-n0nce-lost',
+        }),
+      },
+      token,
+    );
+    for (const refused of [await activate(t, token, product, machine(1)), await check(token, machine(1)), offline]) {
       expect([refused.statusCode, faultOf(refused)]).toEqual([403, 'DeviceReportedLost']);
       expect(refused.json().Fault.ExceptionUserText).toBe(
         'This computer was reported lost or stolen, so it can no longer use this license. If you found it, please contact support.',

@@ -9,7 +9,7 @@ import type { Database, Queryable, Transaction } from '../../db/client';
 import { type DeviceRow, devices, lostMachines } from '../../db/licences-schema';
 import { addDays, type Clock } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
-import { deactivate, findActiveDevice, lockLicenceById } from './repo';
+import { deactivate, lockActiveDevice, lockLicenceById } from './repo';
 
 /** The standing report on a machine of a licence, if any (refused by ActivateDevice and CheckLicense). */
 export function standingReport(licenceId: string | SQLWrapper, machineId: string | SQLWrapper) {
@@ -48,12 +48,7 @@ export class LostMachines {
   ): Promise<{ Message: string }> {
     const now = this.deps.clock.now();
     return this.deps.db.transaction(async (tx) => {
-      const found = await findActiveDevice(tx, userId, input.deviceId);
-      if (!found) throw new Fault('DeviceNotFound');
-      const licence = await lockLicenceById(tx, userId, found.licenceId);
-      // Read again under the lock: a concurrent report or deactivation may have ended it.
-      const device = licence && (await findActiveDevice(tx, userId, input.deviceId));
-      if (!licence || !device) throw new Fault('DeviceNotFound');
+      const { device, licence } = await lockActiveDevice(tx, userId, input.deviceId);
       const [standing] = await tx
         .select({ n: count() })
         .from(lostMachines)

@@ -14,6 +14,7 @@ import {
   licences,
 } from '../../db/licences-schema';
 import { addDays } from '../../lib/clock';
+import { Fault } from '../../lib/fault';
 import { allowanceStanding } from './allowance-standing';
 
 /** The queries of the licences feature; every one that reads a customer's rows takes the owner. */
@@ -136,6 +137,23 @@ export async function findActiveDevice(
     .where(and(eq(devices.id, deviceId), eq(devices.userId, userId), isNull(devices.deactivatedAt)))
     .limit(1);
   return row;
+}
+
+/**
+ * A customer's active device and its licence, the licence row locked (every seat change locks it
+ * first, ASVS 2.3.4); the device is read again under the lock, as a concurrent change may have
+ * ended it. DeviceNotFound for another customer's device or one no longer active.
+ */
+export async function lockActiveDevice(
+  tx: Transaction,
+  userId: string,
+  deviceId: string,
+): Promise<{ device: DeviceRow; licence: LicenceRow }> {
+  const found = await findActiveDevice(tx, userId, deviceId);
+  const licence = found && (await lockLicenceById(tx, userId, found.licenceId));
+  const device = licence && (await findActiveDevice(tx, userId, deviceId));
+  if (!licence || !device) throw new Fault('DeviceNotFound');
+  return { device, licence };
 }
 
 export const isCounted = (cause: DeactivationCause): cause is CountedDeactivationCause =>

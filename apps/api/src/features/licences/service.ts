@@ -49,13 +49,12 @@ import {
   countKeys,
   deactivate,
   deactivationsInWindow,
-  findActiveDevice,
   findKeyByValue,
   findLicence,
   forgiveDeactivations,
   isCounted,
   keysOfUser,
-  lockLicenceById,
+  lockActiveDevice,
   lockOrCreateLicence,
   lockOwnedKey,
 } from './repo';
@@ -501,9 +500,8 @@ export class LicenceService {
         .from(devices)
         .where(and(eq(devices.id, deviceId), isNull(devices.deactivatedAt)));
       if (!found) throw new Fault('DeviceNotFound');
-      const licence = await lockLicenceById(tx, found.userId, found.licenceId);
-      const device = await findActiveDevice(tx, found.userId, deviceId);
-      if (!licence || !device) throw new Fault('DeviceNotFound');
+      // Whoever's it is: support acts for its owner.
+      const { device, licence } = await lockActiveDevice(tx, found.userId, deviceId);
       await deactivate(tx, licence, [device.id], this.now(), 'support');
       const ended = { device, productCode: licence.productCode, userId: licence.userId };
       await record(tx, ended);
@@ -569,13 +567,7 @@ export class LicenceService {
   /** The customer's deactivation from the devices panel (action URL). */
   async deactivateDevice(userId: string, deviceId: string): Promise<ActionResult> {
     return this.db.transaction(async (tx) => {
-      const found = await findActiveDevice(tx, userId, deviceId);
-      if (!found) throw new Fault('DeviceNotFound');
-      const licence = await lockLicenceById(tx, userId, found.licenceId);
-      if (!licence) throw new Fault('DeviceNotFound');
-      // Read again under the lock: a concurrent deactivation may have ended it.
-      const device = await findActiveDevice(tx, userId, deviceId);
-      if (!device) throw new Fault('DeviceNotFound');
+      const { device, licence } = await lockActiveDevice(tx, userId, deviceId);
       await this.assertUnderDeactivationLimit(tx, licence);
       await deactivate(tx, licence, [device.id], this.now(), 'customer');
       return { Message: licenceMessages.deviceDeactivated(device.name) };
