@@ -23,6 +23,12 @@ describe('demo data on an empty database', () => {
     const [reference, ref4] = list.ReferenceProducts.Products;
     expect(reference).toMatchObject({ ProductName: 'SoundIDReference', InstancesUsed: 2, InstancesMax: 3 });
     expect(reference.Devices.map((d: { Name: string }) => d.Name)).toEqual(['Studio iMac', 'MacBook Pro']);
+    // Machines whose apps have checked in: a newcomer sees the last-seen line at once (ADR 0049).
+    expect(reference.Devices.map((d: { AppVersion: string; Os: string }) => [d.AppVersion, d.Os])).toEqual([
+      ['5.12.1', 'macOS 14.5'],
+      ['5.11.0', 'macOS 13.6'],
+    ]);
+    expect(reference.Devices.every((d: { LastSeen: string | null }) => d.LastSeen?.startsWith('/Date('))).toBe(true);
     expect(ref4.ActionButtons.map((b: { Functionality: string }) => b.Functionality)).toContain('Upgrade');
     expect(list.VoiceAIProducts.LicenseStatus).toMatchObject({ InstancesUsed: 1, IsManageable: true });
     expect(list.VoiceAIProducts.LicenseStatus.OfflineLicenseKey).toMatch(/^\*{6}-/);

@@ -8,7 +8,7 @@ import { formatLicenseKey } from '../features/licences/codes';
 import { addSerials, issueUpgradeCodes } from '../features/licences/issuance';
 import { lockOrCreateLicence } from '../features/licences/repo';
 import type { LicenceService } from '../features/licences/service';
-import { addDays, type Clock, type Random } from '../lib/clock';
+import { addDays, addHours, type Clock, type Random } from '../lib/clock';
 
 export const DEMO_EMAIL = 'demo@soundid.local';
 
@@ -42,20 +42,42 @@ export async function seedDemoData(deps: {
     if (!user) throw new Error('demo customer not created');
     const own = (productCode: string, daysAgo: number) =>
       licences.insertKey(tx, productCode, { userId: user.id, registeredAt: addDays(now, -daysAgo), source: 'issued' });
-    const activateSeeded = async (productCode: string, machineId: string, name: string, daysAgo: number) => {
+    /** A machine whose app last checked in `seen` hours ago, saying its version and OS (ADR 0049). */
+    const activateSeeded = async (
+      productCode: string,
+      machineId: string,
+      name: string,
+      daysAgo: number,
+      seen: { hoursAgo: number; appVersion: string; os: string },
+    ) => {
       const licence = await lockOrCreateLicence(tx, user.id, productCode);
-      await tx
-        .insert(devices)
-        .values({ licenceId: licence.id, userId: user.id, machineId, name, activatedAt: addDays(now, -daysAgo) });
+      await tx.insert(devices).values({
+        licenceId: licence.id,
+        userId: user.id,
+        machineId,
+        name,
+        activatedAt: addDays(now, -daysAgo),
+        lastSeenAt: addHours(now, -seen.hoursAgo),
+        appVersion: seen.appVersion,
+        os: seen.os,
+      });
     };
 
     await own('sid-reference', 120);
-    await activateSeeded('sid-reference', 'demo-imac-7f3a9c21', 'Studio iMac', 118);
-    await activateSeeded('sid-reference', 'demo-mbp-20d4e611', 'MacBook Pro', 30);
+    const studio = { hoursAgo: 2, os: 'macOS 14.5' };
+    await activateSeeded('sid-reference', 'demo-imac-7f3a9c21', 'Studio iMac', 118, {
+      ...studio,
+      appVersion: '5.12.1',
+    });
+    await activateSeeded('sid-reference', 'demo-mbp-20d4e611', 'MacBook Pro', 30, {
+      hoursAgo: 23 * 24,
+      appVersion: '5.11.0',
+      os: 'macOS 13.6',
+    });
     await own('ref4-hp', 900);
     await lockOrCreateLicence(tx, user.id, 'ref4-hp');
     await own('voice-ai', 45);
-    await activateSeeded('voice-ai', 'demo-imac-7f3a9c21', 'Studio iMac', 44);
+    await activateSeeded('voice-ai', 'demo-imac-7f3a9c21', 'Studio iMac', 44, { ...studio, appVersion: '2.3.0' });
     await own('voice-pack-pop', 20);
 
     return {

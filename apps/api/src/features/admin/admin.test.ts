@@ -95,6 +95,26 @@ describe('npm run admin', { timeout: 120_000 }, () => {
     });
   });
 
+  it("undoes a customer's lost report with a reason: the machine may activate again (ADR 0050)", async () => {
+    const token = await signUpVerified(t, 'cli-lost@example.com');
+    await ownKey(t, token, 'sid-reference');
+    const deviceId = (await activate(t, token, 'SoundIDReference', 'cli-lost-1', 'Tour laptop')).json().Result.DeviceId;
+    const reported = await t.call('/api/licenses/ReportDeviceLost', { deviceId, reason: 'lost' }, token);
+    expect(reported.statusCode).toBe(200);
+    const args = ['--id', deviceId, '--url', baseUrl, '--token', support];
+    await expect(cli(['undo-lost-report', ...args])).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--reason is required'),
+    });
+    expect((await cli(['undo-lost-report', ...args, '--reason', 'found, ticket L-3'])).stdout).toBe(
+      '"Tour laptop" (sid-reference) of cli-lost@example.com may use its licence again; it takes a seat when activated\n',
+    );
+    expect((await activate(t, token, 'SoundIDReference', 'cli-lost-1')).statusCode).toBe(200);
+    await expect(cli(['undo-lost-report', ...args, '--reason', 'found, ticket L-3'])).rejects.toMatchObject({
+      stderr: expect.stringContaining('DeviceNotFound'),
+    });
+  });
+
   it('finds the service on PORT and the token in SOUNDID_OPERATOR_TOKEN', async () => {
     const { stdout } = await cli(['products'], {
       SOUNDID_OPERATOR_TOKEN: support,
