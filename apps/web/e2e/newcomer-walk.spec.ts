@@ -34,7 +34,15 @@ describe('newcomer walk: licences and devices', () => {
     const reference = page.getByRole('listitem', { name: 'SoundID Reference for Speakers & Headphones' });
     await reference.getByRole('button', { name: '2 of 3 devices activated' }).click();
     const devices = page.getByRole('region', { name: 'Devices of SoundID Reference for Speakers & Headphones' });
-    expect(await devices.getByRole('rowheader').allTextContents()).toEqual(['Studio iMac', 'MacBook Pro']);
+    const names = await devices
+      .getByRole('rowheader')
+      .evaluateAll((cells) => cells.map((c) => c.firstChild?.textContent));
+    expect(names).toEqual(['Studio iMac', 'MacBook Pro']);
+    // The demo machines' apps have checked in: under each name, what they said and when (ADR 0049).
+    expect(await devices.locator('.licence-table__seen').allTextContents()).toEqual([
+      'version 5.12.1 on macOS 14.5 · last seen today',
+      'version 5.11.0 on macOS 13.6 · last seen 23 days ago',
+    ]);
     const legacy = page.getByRole('listitem', { name: 'Reference 4 Headphone Edition' });
     await legacy.getByRole('button', { name: '0 of 2 devices activated' }).waitFor();
     await legacy.getByRole('button', { name: 'Upgrade' }).waitFor();
