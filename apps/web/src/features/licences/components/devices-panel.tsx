@@ -184,7 +184,13 @@ export function DevicesPanel({
 /** What the app said of itself and when it last checked in (docs/decisions/0049-devices-seen.md); nothing when unknown. */
 function DeviceSeen({ device }: { device: Device }) {
   const seen = describeDevice(device, new Date());
-  return seen ? <span className="licence-table__seen">{seen}</span> : null;
+  // The space keeps the row header's accessible name readable: "Studio iMac version 5.12.1 …".
+  return seen ? (
+    <>
+      {' '}
+      <span className="licence-table__seen">{seen}</span>
+    </>
+  ) : null;
 }
 
 const nameOf = (device: Device) => device.Name || licenceMessages.unnamedDevice;

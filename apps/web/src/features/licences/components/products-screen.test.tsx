@@ -315,7 +315,7 @@ describe('devices panel', () => {
     const panel = await screen.findByRole('region', { name: /^Devices of/ });
     const [, first, second] = within(panel).getAllByRole('row');
     expect(within(first!).getByRole('rowheader')).toHaveTextContent(
-      'Studio iMacversion 5.12.1 on macOS 14.5 · last seen 3 days ago',
+      'Studio iMac version 5.12.1 on macOS 14.5 · last seen 3 days ago',
     );
     // Never seen since it was recorded: the name alone.
     expect(within(second!).getByRole('rowheader').textContent).toBe('MacBook Pro');
