@@ -142,6 +142,11 @@ const envSchema = z
       .enum(['true', 'false', '1', '0'])
       .default('false')
       .transform((v) => v === 'true' || v === '1'),
+    /** This replica works the job queue and keeps its schedules (ADR 0051); 'false': it only queues. */
+    JOB_WORKERS: z
+      .enum(['true', 'false', '1', '0'])
+      .default('true')
+      .transform((v) => v === 'true' || v === '1'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     TRUST_PROXY: z
       .enum(['true', 'false', '1', '0'])
@@ -319,6 +324,8 @@ export interface Config {
   mailFrom: string;
   /** Days a mail's record is kept and exported (ADR 0038). */
   mailLogRetentionDays: number;
+  /** Whether this process works the job queue and keeps its schedules (ADR 0051). */
+  jobWorkers: boolean;
   appTarget: Env['APP_TARGET'];
   trustProxy: boolean;
   logLevel: Env['LOG_LEVEL'];
@@ -392,6 +399,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
     mailLogRetentionDays: env.MAIL_LOG_RETENTION_DAYS,
+    jobWorkers: env.JOB_WORKERS,
     appTarget: env.APP_TARGET,
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,

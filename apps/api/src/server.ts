@@ -5,6 +5,7 @@ import { type Config, ConfigError, loadConfig } from './config';
 import { type DatabaseHandle, openDatabase } from './db/client';
 import { seedDemoReleases } from './dev/demo-releases';
 import { seedDemoData } from './dev/demo-seed';
+import type { JobQueue } from './integrations/job-queue';
 import { systemClock, systemRandom } from './lib/clock';
 import { acquireDataDirLock, type DataDirLock, DataDirLocked } from './lib/data-dir-lock';
 import { bindPort, type PortGate, PortTaken } from './lib/port-gate';
@@ -28,12 +29,15 @@ async function main(): Promise<void> {
   let lock: DataDirLock | undefined;
   let database: DatabaseHandle | undefined;
   let app: FastifyInstance | undefined;
+  let jobs: JobQueue | undefined;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app?.log.info({ signal }, 'shutting down');
     await gate?.close();
+    // Jobs under way finish before the database closes (ADR 0051).
+    await jobs?.stop();
     await app?.close();
     await database?.close();
     lock?.release();
@@ -83,6 +87,8 @@ async function main(): Promise<void> {
     : await seedDemoReleases({ db: database.db, releases: composed.services.releases });
   await app.ready();
   if (closing) return;
+  jobs = composed.services.jobs;
+  await jobs.start({ work: config.jobWorkers });
   gate.open();
 
   const lines = [`My SoundID is running on ${config.publicUrl} (database: ${database.kind})`];

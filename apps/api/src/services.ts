@@ -17,6 +17,7 @@ import { SessionService } from './features/accounts/sessions';
 import type { SocialVerifier } from './features/accounts/social-verifier';
 import { StepUpService } from './features/accounts/step-up';
 import { Deeplinks } from './features/licences/deeplinks';
+import { IDLE_SEAT_MAIL_JOB, IdleSeats, idleSeatJobs } from './features/licences/idle-seats';
 import { LicenceList } from './features/licences/licence-list';
 import { LostMachines } from './features/licences/lost-machines';
 import { loadOfflineSigner, type OfflineLicenseSigner } from './features/licences/offline';
@@ -33,6 +34,7 @@ import { StorefrontOrderService } from './features/storefront/order-fulfilment';
 import { TokenLedger } from './features/tokens/ledger';
 import { type CardCheckout, createCardCheckout } from './features/voice-ai/bundles';
 import { CheckoutService } from './features/voice-ai/checkout';
+import { JobQueue } from './integrations/job-queue';
 import { createSmtpTransport } from './integrations/mail/smtp-transport';
 import type { MailTransport } from './integrations/mail/types';
 import { createObjectStorage, DownloadTokens, type ObjectStorage } from './integrations/object-storage';
@@ -89,6 +91,13 @@ export interface Services {
   licences: LicenceService;
   /** Machines reported lost or stolen (ADR 0050). */
   lostMachines: LostMachines;
+  /** Seats released after their product's idle days unseen (ADR 0052). */
+  idleSeats: IdleSeats;
+  /**
+   * Scheduled and queued work (ADR 0051). The server starts it (server.ts); an app built for a
+   * test does not, unless the test does.
+   */
+  jobs: JobQueue;
   licenceList: LicenceList;
   /** The offline licence signer, loaded on first use; undefined without a key. */
   offlineSigner(): OfflineLicenseSigner | undefined;
@@ -191,6 +200,15 @@ export function createServices(options: ServiceOptions): Services {
   const deeplinks = new Deeplinks(config.appLoginScheme);
   const licences = new LicenceService({ db, clock, random, deeplinks, ledger });
   const lostMachines = new LostMachines({ db, clock });
+  const jobs = new JobQueue({ connection: database.jobQueueConnection, log });
+  const idleSeats = new IdleSeats({
+    db,
+    clock,
+    onReleased: async (tx, seat) => {
+      await jobs.enqueueIn(tx, IDLE_SEAT_MAIL_JOB, seat);
+    },
+  });
+  jobs.define(...idleSeatJobs({ idleSeats, db, mailer, publicUrl: config.publicUrl }));
   let signer: OfflineLicenseSigner | undefined;
   const offlineSigner = () => {
     signer ??= loadOfflineSigner({
@@ -286,6 +304,8 @@ export function createServices(options: ServiceOptions): Services {
     deeplinks,
     licences,
     lostMachines,
+    idleSeats,
+    jobs,
     licenceList,
     offlineSigner,
     cardCheckout,

@@ -2,11 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { drizzle } from 'drizzle-orm/pglite';
-import { migrate } from 'drizzle-orm/pglite/migrator';
 import type { TestProject } from 'vitest/node';
-import { migrationsFolder, openDatabase } from '../src/db/client';
+import { openDatabase } from '../src/db/client';
 import { adminQuery } from './kit/databases';
 
 declare module 'vitest' {
@@ -31,10 +28,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
 async function pgliteTemplate(project: TestProject) {
   const dir = mkdtempSync(path.join(tmpdir(), 'soundid-template-'));
   const file = path.join(dir, 'migrated.tar');
-  const client = await PGlite.create();
-  await migrate(drizzle(client), { migrationsFolder });
-  const dump = await client.dumpDataDir('none');
-  await client.close();
+  const handle = await openDatabase({ kind: 'pglite' });
+  await handle.migrate();
+  if (handle.jobQueueConnection.kind !== 'pglite') throw new Error('not PGlite');
+  const dump = await handle.jobQueueConnection.client.dumpDataDir('none');
+  await handle.close();
   writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
   project.provide('pgliteTemplate', file);
   return async () => rmSync(dir, { recursive: true, force: true });

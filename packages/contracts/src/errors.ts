@@ -289,6 +289,14 @@ export const faults = {
     message:
       'This computer was reported lost or stolen, so it can no longer use this license. If you found it, please contact support.',
   },
+  // Idle seats (docs/decisions/0052-idle-seats.md): the machine's seat was released while it was
+  // away, and every seat has been taken since. ExceptionVariables: IdleDays, InstancesMax.
+  IdleSeatTaken: {
+    status: 409,
+    type: B,
+    message:
+      'This computer was signed out of its license because it had not checked in for a long time, and all devices of the license are now in use. Deactivate a device on My SoundID to use this one.',
+  },
   LostReportLimitReached: {
     status: 409,
     type: B,

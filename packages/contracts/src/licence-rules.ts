@@ -67,5 +67,12 @@ export const LOST_REPORT_REASONS = ['lost', 'stolen'] as const;
 export type LostReportReason = (typeof LOST_REPORT_REASONS)[number];
 export const LOST_REPORT_NOTE_MAX_LENGTH = 500;
 
+/**
+ * Idle seats (docs/decisions/0052-idle-seats.md): an activation whose app has not been seen for this
+ * many days is released without spending the deactivation allowance, unless the product's
+ * catalogue entry says otherwise. The machine, should it call again, gets a seat back if one is free.
+ */
+export const IDLE_SEAT_RELEASE_DAYS = 60;
+
 /** Largest .swinfo request file accepted (it is a few hundred bytes). */
 export const SWINFO_MAX_LENGTH = 16 * 1024;

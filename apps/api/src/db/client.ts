@@ -8,6 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { type JobQueueConnection, migrateJobQueue } from './job-queue-schema';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -28,6 +29,11 @@ export interface DatabaseHandle {
   /** Connections held (for the operator metrics: a leak shows as a pool that never drains). */
   connections(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
+  /**
+   * What the job queue connects with (docs/decisions/0051-job-queue.md): the embedded database's
+   * one connection, or the server's address for a small pool of the queue's own.
+   */
+  jobQueueConnection: JobQueueConnection;
 }
 
 export type DatabaseOptions =
@@ -50,10 +56,14 @@ function openPostgres(url: string, poolSize = 20): DatabaseHandle {
   return {
     db,
     kind: 'postgres',
-    migrate: () => migratePostgres(pool),
+    migrate: async () => {
+      await migratePostgres(pool);
+      await migrateJobQueue({ kind: 'postgres', url });
+    },
     ping: () => ping(db),
     connections: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => pool.end(),
+    jobQueueConnection: { kind: 'postgres', url },
   };
 }
 
@@ -76,10 +86,14 @@ async function openPglite(options: { dataDir?: string; loadDataDir?: Blob }): Pr
   return {
     db,
     kind: 'pglite',
-    migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder }),
+    migrate: async () => {
+      await migratePglite(drizzlePglite(client), { migrationsFolder });
+      await migrateJobQueue({ kind: 'pglite', client });
+    },
     ping: () => ping(db),
     connections: () => ({ total: 1, idle: 1, waiting: 0 }),
     close: () => client.close(),
+    jobQueueConnection: { kind: 'pglite', client },
   };
 }
 

@@ -72,7 +72,16 @@ export const licences = pgTable(
  */
 /** 'support': ended by an operator (ADR 0044), outside the customer's allowance. */
 /** 'lost': reported lost or stolen by the customer (ADR 0050), outside the allowance. */
-export const DEACTIVATION_CAUSES = ['customer', 'app', 'key-removed', 'licence-removed', 'support', 'lost'] as const;
+/** 'idle': released after the product's idle days unseen (ADR 0052), outside the allowance. */
+export const DEACTIVATION_CAUSES = [
+  'customer',
+  'app',
+  'key-removed',
+  'licence-removed',
+  'support',
+  'lost',
+  'idle',
+] as const;
 export type DeactivationCause = (typeof DEACTIVATION_CAUSES)[number];
 export const COUNTED_DEACTIVATION_CAUSES = ['customer', 'app', 'key-removed'] as const satisfies DeactivationCause[];
 export type CountedDeactivationCause = (typeof COUNTED_DEACTIVATION_CAUSES)[number];
@@ -118,6 +127,8 @@ export const devices = pgTable(
     /** The operators' search by device name (any case) and by machine id, customer by customer. */
     index('devices_name_search_idx').on(sql`lower(${t.name})`, t.userId),
     index('devices_machine_search_idx').on(t.machineId, t.userId),
+    /** The idle-seat sweep reads only the seats due (docs/decisions/0052-idle-seats.md). */
+    index('devices_idle_idx').on(t.lastSeenAt).where(sql`${t.deactivatedAt} is null and ${t.method} = 'online'`),
   ],
 );
 

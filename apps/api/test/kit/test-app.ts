@@ -120,6 +120,7 @@ export async function createTestApp(
       return link.split('/').pop() as string;
     },
     async close() {
+      await services.jobs.stop();
       await app.close();
       await database.close();
     },

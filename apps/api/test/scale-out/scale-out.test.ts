@@ -1,6 +1,10 @@
+import type { FastifyBaseLogger } from 'fastify';
+import pg from 'pg';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deriveSandboxWebhookSecret, sandboxSessionIdOf } from '../../src/dev/stripe-sandbox/provider';
+import { IDLE_SEAT_MAIL_JOB, RELEASE_IDLE_SEATS_JOB } from '../../src/features/licences/idle-seats';
+import { JobQueue } from '../../src/integrations/job-queue';
 import { postJson, type ServiceProcess, scratchDatabase, signUpThrough, startService } from '../kit';
 import { PAID_1K, paidSessionEvent } from '../payment-webhooks';
 
@@ -138,6 +142,63 @@ describe.runIf(runs)('two replicas on one PostgreSQL', () => {
     ).json()) as { Result: { PageItems: { TokenAmount: number }[] } };
     expect(history.Result.PageItems.map((lot) => lot.TokenAmount)).toEqual([1000]);
   });
+
+  it('the idle-seat sweep and its mails run once with both replicas working the job queue (ADR 0051, ADR 0052)', async () => {
+    const email = 'idle.replicas@example.com';
+    await signUpThrough(a, email, PASSWORD);
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    const count = async (query: string, values: unknown[]) =>
+      Number((await client.query<{ n: string }>(query, values)).rows[0]?.n ?? 0);
+    try {
+      const userId = (await client.query<{ id: string }>('select id from users where email = $1', [email])).rows[0]?.id;
+      const licenceId = (
+        await client.query<{ id: string }>(
+          "insert into licences (user_id, product_code) values ($1, 'sid-reference') returning id",
+          [userId],
+        )
+      ).rows[0]?.id;
+      const seats = 12;
+      await client.query(
+        `insert into devices (licence_id, user_id, machine_id, name, method, activated_at, last_seen_at)
+         select $1, $2, 'idle-' || n, 'Machine ' || n, 'online', now() - interval '200 days', now() - interval '61 days'
+         from generate_series(1, ${seats}) n`,
+        [licenceId, userId],
+      );
+      // The sweep queued twice at once from a third process: it is exclusive, so one job stands.
+      const silent = { info() {}, warn() {}, error() {} } as unknown as FastifyBaseLogger;
+      const queue = new JobQueue({ connection: { kind: 'postgres', url: database.url }, log: silent });
+      queue.define({ name: RELEASE_IDLE_SEATS_JOB, policy: 'exclusive', run: async () => undefined });
+      await queue.start({ work: false });
+      const queued = await Promise.all([queue.enqueue(RELEASE_IDLE_SEATS_JOB), queue.enqueue(RELEASE_IDLE_SEATS_JOB)]);
+      await queue.stop();
+      expect(queued.filter(Boolean)).toHaveLength(1);
+
+      // The replicas poll every 2 seconds: the sweep, then one mail job per seat, each taken by one of them.
+      const mails = () =>
+        count("select count(*) as n from mail_outbox where user_id = $1 and subject like '% was signed out of %'", [
+          userId,
+        ]);
+      for (let i = 0; i < 300 && (await mails()) < seats; i++) await new Promise((r) => setTimeout(r, 100));
+      const mailJobs = () =>
+        count(`select count(*) as n from pgboss.job where name = $1 and state = 'completed'`, [IDLE_SEAT_MAIL_JOB]);
+      for (let i = 0; i < 100 && (await mailJobs()) < seats; i++) await new Promise((r) => setTimeout(r, 100));
+      // Another round of polling on both replicas, and still exactly one mail per seat.
+      await new Promise((r) => setTimeout(r, 2500));
+      expect(await mails()).toBe(seats);
+      expect(await mailJobs()).toBe(seats);
+      expect(
+        await count(`select count(*) as n from devices where user_id = $1 and deactivation_cause = 'idle'`, [userId]),
+      ).toBe(seats);
+      expect(
+        await count(`select count(*) as n from pgboss.job where name = $1 and state = 'completed'`, [
+          RELEASE_IDLE_SEATS_JOB,
+        ]),
+      ).toBe(1);
+    } finally {
+      await client.end();
+    }
+  }, 60_000);
 });
 
 describe.skipIf(runs)('two replicas on one PostgreSQL', () => {

@@ -337,6 +337,11 @@ export const checkLicenseResultSchema = z.object({
   InstancesMax: z.number(),
   /** The customer's spendable tokens, for a product paid with tokens (voice AI); else null. */
   TokenBalance: z.number().nullable(),
+  /**
+   * Present and true when this check gave the machine its seat back: it had been released while
+   * idle (docs/decisions/0052-idle-seats.md) and a seat was free. Absent otherwise.
+   */
+  Reactivated: z.boolean().optional(),
 });
 export type CheckLicenseResult = z.infer<typeof checkLicenseResultSchema>;
 

@@ -1,5 +1,6 @@
 import {
   CAMPAIGN_TRIAL_DAYS,
+  IDLE_SEAT_RELEASE_DAYS,
   type InfoLink,
   REFERENCE_TRIAL_DAYS,
   type UpgradeStoreLink,
@@ -38,6 +39,11 @@ export interface Product {
   upgradeStoreLinks: UpgradeStoreLink[];
   /** Where to buy it (expansion packs, trial ended). */
   storeUrl: string;
+  /**
+   * Days an activation may go unseen before its seat is released (docs/decisions/0052-idle-seats.md);
+   * IDLE_SEAT_RELEASE_DAYS when absent.
+   */
+  idleReleaseDays?: number;
 }
 
 const STORE = 'https://www.sonarworks.com';
@@ -220,4 +226,9 @@ export function findProduct(codeOrName: string): Product | undefined {
 /** Products whose licences take device activations. */
 export function isActivatable(product: Product): boolean {
   return product.kind === 'licence' || product.kind === 'voice-perpetual';
+}
+
+/** Days an activation of the product may go unseen before its seat is released (ADR 0052). */
+export function idleReleaseDaysOf(product: Product): number {
+  return product.idleReleaseDays ?? IDLE_SEAT_RELEASE_DAYS;
 }

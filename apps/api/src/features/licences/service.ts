@@ -19,7 +19,7 @@ import {
   toDotNetDate,
   type UpgradeKeyResult,
 } from '@soundid/contracts';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { Database, Queryable, Transaction } from '../../db/client';
 import {
   campaignSerials,
@@ -38,7 +38,15 @@ import { addDays, type Clock, type Random } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
 import { isUniqueViolation } from '../accounts/users-repo';
 import type { TokenLedger } from '../tokens/ledger';
-import { CAMPAIGN_ADAM, findProduct, isActivatable, type Product, type ProductKind, productByCode } from './catalogue';
+import {
+  CAMPAIGN_ADAM,
+  findProduct,
+  idleReleaseDaysOf,
+  isActivatable,
+  type Product,
+  type ProductKind,
+  productByCode,
+} from './catalogue';
 import { type CheckLicenseQuery, checkLicenseParams, checkLicenseQuery } from './check-license';
 import { newLicenseKey, normalizeCode } from './codes';
 import type { Deeplinks } from './deeplinks';
@@ -605,6 +613,42 @@ export class LicenceService {
   }
 
   /**
+   * A machine whose seat was released while it was idle (docs/decisions/0052-idle-seats.md) and
+   * that calls again: it is activated again under the name it had, as ActivateDevice would (the
+   * licence locked, the seats counted), or told that no seat is free (IdleSeatTaken). Any other
+   * machine without an activation: undefined. Off the hot path: only a check that found no
+   * activation reads this.
+   */
+  private async returnIdleSeat(userId: string, product: Product, check: MachineCheck): Promise<Activation | undefined> {
+    const [last] = await this.db
+      .select({ name: devices.name, cause: devices.deactivationCause })
+      .from(devices)
+      .innerJoin(licences, eq(licences.id, devices.licenceId))
+      .where(
+        and(
+          eq(licences.userId, userId),
+          eq(licences.productCode, product.code),
+          eq(devices.machineId, check.machineId),
+        ),
+      )
+      .orderBy(desc(devices.activatedAt))
+      .limit(1);
+    if (last?.cause !== 'idle') return undefined;
+    try {
+      return await this.activateDevice(userId, { ...check, deviceName: last.name });
+    } catch (error) {
+      if (error instanceof Fault && error.faultName === 'SeatLimitReached') {
+        const seats = await this.currentSeats(this.db, userId, product);
+        throw new Fault('IdleSeatTaken', {
+          IdleDays: String(idleReleaseDaysOf(product)),
+          InstancesMax: String(seats.max),
+        });
+      }
+      throw error;
+    }
+  }
+
+  /**
    * Whether the machine is licensed, and the machine recorded as seen with what the app says of
    * itself: one statement on the hot path (check-license.ts, docs/decisions/0049-devices-seen.md).
    */
@@ -625,6 +669,21 @@ export class LicenceService {
     const trialEndsAt = row?.trialEndsAt ? new Date(row.trialEndsAt) : null;
     const seats = seatsOf(product, row?.keyCount ?? 0, { trialEndsAt }, now, tokenBalance ?? 0);
     const deviceId = row?.deviceId ?? null;
+    if (deviceId === null && seats.max > 0) {
+      const returned = await this.returnIdleSeat(userId, product, check);
+      if (returned) {
+        return {
+          Licensed: true,
+          LicenseKind: seats.kind,
+          TrialEndsAt: seats.kind === 'Trial' && seats.trialEndsAt ? toDotNetDate(seats.trialEndsAt) : null,
+          DeviceId: returned.DeviceId,
+          InstancesUsed: returned.InstancesUsed,
+          InstancesMax: returned.InstancesMax,
+          TokenBalance: tokenBalance,
+          Reactivated: true,
+        };
+      }
+    }
     return {
       Licensed: deviceId !== null && seats.max > 0,
       LicenseKind: seats.kind,
