@@ -112,12 +112,13 @@ describe('offline deactivation', () => {
     // Not counted: the allowance is whole and nothing is charged to the key (ADR 0030).
     expect(await deactivationsLeft(token)).toBe(DEVICE_DEACTIVATION_LIMIT);
     expect(await chargedToKeys(email)).toBe(0);
-    const [row] = (
-      (await t.database.db.execute(sql`select deactivation_cause from devices where id = ${deviceId}`)) as unknown as {
-        rows: { deactivation_cause: string }[];
-      }
-    ).rows;
-    expect(row?.deactivation_cause).toBe('offline');
+    // The customer's data export names the cause, as it names 'lost' (ADR 0038).
+    const exported = (await t.call('/api/accounts/ExportMyData', {}, token)).json().Result;
+    expect(exported.Devices.find((d: { MachineId: string }) => d.MachineId === machineId)).toMatchObject({
+      Method: 'offline',
+      DeactivationCause: 'offline',
+      DeactivatedAt: expect.any(String),
+    });
   });
 
   it('refuses a replayed file with a reason, and changes nothing (ASVS 2.3.2)', async () => {
