@@ -1,5 +1,5 @@
 import { createPublicKey, verify } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -264,5 +264,70 @@ describe('Licenses & Devices', () => {
       .getByRole('listitem', { name: 'SoundID Reference for Speakers & Headphones' })
       .getByRole('button', { name: '1 of 3 devices activated' })
       .waitFor();
+  });
+  it("offline deactivation: the demo customer frees an offline machine with the app simulator's .swdeactivate file and gets a receipt that verifies (ADR 0053)", async () => {
+    const demo = browser.demoAccount;
+    const machine = `e2e-airgap-${Date.now().toString(36)}`;
+    const request = path.join(scratch, `${machine}.swinfo`);
+    const state = path.join(scratch, 'airgap-app.json');
+    const app = (...args: string[]) => appSimulator(base, state, ...args);
+    await app(
+      'offline-request',
+      '--product',
+      'SoundIDReference',
+      '--machine',
+      machine,
+      '--name',
+      'Air-gapped rig',
+      '--out',
+      request,
+    );
+
+    const page = await openProducts(demo.email, demo.password);
+    const card = page.getByRole('listitem', { name: 'SoundID Reference for Speakers & Headphones' });
+    await card.getByRole('button', { name: '2 of 3 devices activated' }).waitFor();
+    await page.getByRole('button', { name: 'Offline activation' }).click();
+    const panel = page.getByRole('region', { name: 'Offline activation' });
+    await panel.getByLabel('License request file (.swinfo)').setInputFiles(request);
+    const [licenceDownload] = await Promise.all([
+      page.waitForEvent('download'),
+      panel.getByRole('button', { name: 'Download license file' }).click(),
+    ]);
+    const licence = path.join(scratch, licenceDownload.suggestedFilename());
+    await licenceDownload.saveAs(licence);
+    await card.getByRole('button', { name: '3 of 3 devices activated' }).waitFor();
+
+    // On the offline machine: the app removes its licence file and writes the deactivation file.
+    const deactivation = path.join(scratch, `${machine}.swdeactivate`);
+    expect(await app('offline-deactivate', '--license', licence, '--out', deactivation)).toContain(
+      `removed ${licence}`,
+    );
+    expect(existsSync(licence)).toBe(false);
+
+    await page.getByRole('button', { name: 'Offline activation' }).click();
+    const section = panel.getByRole('region', { name: 'Deactivate a computer' });
+    await section.getByLabel('Deactivation file (.swdeactivate)').setInputFiles(deactivation);
+    const [receiptDownload] = await Promise.all([
+      page.waitForEvent('download'),
+      section.getByRole('button', { name: 'Deactivate and download receipt' }).click(),
+    ]);
+    const receipt = path.join(scratch, receiptDownload.suggestedFilename());
+    expect(path.extname(receipt)).toBe('.swreceipt');
+    await receiptDownload.saveAs(receipt);
+    await page
+      .getByText('Air-gapped rig was deactivated: its seat is free, and no deactivation was used.', { exact: false })
+      .waitFor();
+    // The devices list is read again: the seat is back.
+    await card.getByRole('button', { name: '2 of 3 devices activated' }).waitFor();
+    expect(await app('verify-receipt', '--file', receipt, '--request-file', deactivation)).toContain(
+      `valid receipt: SoundIDReference on ${machine}`,
+    );
+
+    // The same file again frees nothing: refused with the reason, in place.
+    await page.getByRole('button', { name: 'Offline activation' }).click();
+    await section.getByLabel('Deactivation file (.swdeactivate)').setInputFiles(deactivation);
+    await section.getByRole('button', { name: 'Deactivate and download receipt' }).click();
+    await section.getByRole('alert').getByText('the file was already used', { exact: false }).waitFor();
+    await card.getByRole('button', { name: '2 of 3 devices activated' }).waitFor();
   });
 });

@@ -321,6 +321,12 @@ export const faults = {
     message: 'This serial number has already been used to claim a trial.',
   },
   OfflineRequestInvalid: { status: 400, type: ExceptionType.Input, message: 'The license request file is not valid.' },
+  // Offline deactivation (docs/decisions/0053-offline-deactivation.md): Reason says what is wrong.
+  OfflineDeactivationInvalid: {
+    status: 400,
+    type: ExceptionType.Input,
+    message: 'The deactivation file is not valid.',
+  },
   OfflineActivationUnavailable: {
     status: 503,
     type: ExceptionType.Service,

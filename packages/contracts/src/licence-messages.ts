@@ -12,6 +12,8 @@ export const licenceMessages = {
   deviceDeactivated: (deviceName: string) => `${deviceName || UNNAMED_DEVICE} deactivated successfully.`,
   deviceReportedLost: (deviceName: string) =>
     `${deviceName || UNNAMED_DEVICE} was reported lost or stolen: its seat is free, and it can no longer use this license.`,
+  deviceDeactivatedOffline: (deviceName: string) =>
+    `${deviceName || UNNAMED_DEVICE} was deactivated: its seat is free, and no deactivation was used.`,
   licenseRemoved: 'License removed successfully.',
   upgradeSuccessful: 'Upgrade successful!',
   upgradeError: 'Upgrade error.',

@@ -76,3 +76,8 @@ export const IDLE_SEAT_RELEASE_DAYS = 60;
 
 /** Largest .swinfo request file accepted (it is a few hundred bytes). */
 export const SWINFO_MAX_LENGTH = 16 * 1024;
+/**
+ * Largest .swdeactivate offline deactivation request accepted (it is a few hundred bytes;
+ * docs/offline-activation.md, docs/decisions/0053-offline-deactivation.md).
+ */
+export const SWDEACTIVATE_MAX_LENGTH = 16 * 1024;

@@ -7,7 +7,11 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type CallBody, type CallBodyName, type CallName, type CallResult, callRoutes } from '@soundid/contracts';
 import { servicePublicUrl } from '../config';
-import { verifyOfflineLicense } from '../features/licences/offline';
+import {
+  verifyDeactivationReceipt,
+  verifyOfflineLicense,
+  writeDeactivationRequest,
+} from '../features/licences/offline';
 
 /**
  * A desktop app in a terminal (`npm run app -- <command>`), for demos and tests: it signs in
@@ -48,6 +52,13 @@ Commands:
                  Writes an .swinfo request file for the portal's offline activation panel
   verify-offline --file <licence file> [--machine <id>]
                  Verifies a licence file with the service's published Ed25519 public key
+  offline-deactivate --license <licence file> [--out <file>]
+                 Deactivates offline: removes the licence file and writes an .swdeactivate
+                 request, proved with the licence file's removal secret, for the portal's
+                 offline panel (needs no service)
+  verify-receipt --file <receipt> [--request-file <.swdeactivate file>]
+                 Verifies the portal's deactivation receipt with the published public key,
+                 and that it answers the request
   open-portal [--path <page>]
                  Prints a link that opens My SoundID in the browser signed in as the app's
                  customer (a one-time code valid for 2 minutes; default page /)
@@ -74,8 +85,10 @@ const OPTIONS = [
   'name',
   'out',
   'file',
+  'license',
   'seconds',
   'request',
+  'request-file',
   'path',
   'app-version',
   'os',
@@ -334,6 +347,28 @@ export async function runSimulator(argv: string[], io: SimulatorIo): Promise<num
       io.log(
         `valid: ${payload.productName} on ${payload.machineId} (${payload.licenseKind}${payload.expiresAt ? ` until ${payload.expiresAt}` : ''})`,
       );
+      return 0;
+    }
+    case 'offline-deactivate': {
+      const licenceFile = path.resolve(required(options, 'license'));
+      const request = writeDeactivationRequest(readFileSync(licenceFile, 'utf8'), new Date());
+      const { productName, machineId: machine } = JSON.parse(request) as { productName: string; machineId: string };
+      const out = path.resolve(options.out ?? `${productName}-${machine}.swdeactivate`);
+      writeFileSync(out, request);
+      // What the request stands for: this machine holds the licence no more.
+      rmSync(licenceFile);
+      io.log(`removed ${licenceFile}; wrote ${out}: upload it on the offline panel to free the seat`);
+      return 0;
+    }
+    case 'verify-receipt': {
+      const file = readFileSync(required(options, 'file'), 'utf8');
+      const requestFile = options['request-file'];
+      const proof = requestFile
+        ? String((JSON.parse(readFileSync(requestFile, 'utf8')) as { proof?: unknown }).proof)
+        : undefined;
+      const key = (await call(baseUrl, 'GetOfflinePublicKey')).Result;
+      const receipt = verifyDeactivationReceipt(file, key.PublicKeyPem, proof);
+      io.log(`valid receipt: ${receipt.productName} on ${receipt.machineId} deactivated at ${receipt.deactivatedAt}`);
       return 0;
     }
     case 'open-portal': {

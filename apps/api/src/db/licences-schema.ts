@@ -73,6 +73,7 @@ export const licences = pgTable(
 /** 'support': ended by an operator (ADR 0044), outside the customer's allowance. */
 /** 'lost': reported lost or stolen by the customer (ADR 0050), outside the allowance. */
 /** 'idle': released after the product's idle days unseen (ADR 0052), outside the allowance. */
+/** 'offline': the app removed its offline licence file and proved it with an .swdeactivate file (ADR 0053), outside the allowance. */
 export const DEACTIVATION_CAUSES = [
   'customer',
   'app',
@@ -81,6 +82,7 @@ export const DEACTIVATION_CAUSES = [
   'support',
   'lost',
   'idle',
+  'offline',
 ] as const;
 export type DeactivationCause = (typeof DEACTIVATION_CAUSES)[number];
 export const COUNTED_DEACTIVATION_CAUSES = ['customer', 'app', 'key-removed'] as const satisfies DeactivationCause[];

@@ -4,6 +4,7 @@ import {
   DEVICE_OS_MAX_LENGTH,
   LOST_REPORT_NOTE_MAX_LENGTH,
   LOST_REPORT_REASONS,
+  SWDEACTIVATE_MAX_LENGTH,
   SWINFO_MAX_LENGTH,
 } from '../licence-rules';
 import { licenseKeySchema, serialSchema, upgradeCodeSchema } from '../validators';
@@ -76,6 +77,12 @@ export const licenceCalls = {
   ClaimAdam60Day: callBody({ serial: serialSchema }),
   /** The .swinfo file's text, as uploaded on the offline activation panel. */
   OfflineActivate: callBody({ swinfo: z.string().min(1).max(SWINFO_MAX_LENGTH) }),
+  /**
+   * The .swdeactivate file's text, as uploaded on the offline panel: frees the seat of an offline
+   * machine whose app removed its licence file, outside the deactivation allowance
+   * (docs/decisions/0053-offline-deactivation.md).
+   */
+  OfflineDeactivate: callBody({ file: z.string().min(1).max(SWDEACTIVATE_MAX_LENGTH) }),
   /**
    * Frees a lost or stolen machine's seat without spending the allowance, and refuses that
    * machine for the licence from then on (docs/decisions/0050-lost-or-stolen.md). Needs a step-up.
@@ -358,6 +365,20 @@ export const offlineActivateResultSchema = z.object({
 });
 export type OfflineActivateResult = z.infer<typeof offlineActivateResultSchema>;
 
+export const offlineDeactivateResultSchema = z.object({
+  /** Suggested download name, `<ProductName>-<machine>.swreceipt`. */
+  FileName: z.string(),
+  /** The receipt's text (JSON, signed with Ed25519 by the key that signs licence files). */
+  Content: z.string(),
+  /** The device whose seat was freed. */
+  DeviceId: z.string(),
+  /** "<device name> was deactivated: its seat is free, and no deactivation was used." */
+  Message: z.string(),
+  InstancesUsed: z.number(),
+  InstancesMax: z.number(),
+});
+export type OfflineDeactivateResult = z.infer<typeof offlineDeactivateResultSchema>;
+
 export const offlinePublicKeyResultSchema = z.object({
   Algorithm: z.literal('Ed25519'),
   KeyId: z.string(),
@@ -382,6 +403,7 @@ export const licenceResults = {
   KeyUpgradePaths: keyUpgradePathsResultSchema,
   ClaimAdam60Day: claimAdam60DayResultSchema,
   OfflineActivate: offlineActivateResultSchema,
+  OfflineDeactivate: offlineDeactivateResultSchema,
   ReportDeviceLost: z.object({ Message: z.string() }),
   GetDeactivationAllowance: deactivationAllowanceSchema,
 } as const satisfies Record<LicenceCallName, z.ZodType>;
@@ -399,6 +421,7 @@ export const licenceCallPaths = {
   KeyUpgradePaths: '/api/accounts/KeyUpgradePaths',
   ClaimAdam60Day: '/api/accounts/Campaign/ClaimAdam60Day',
   OfflineActivate: '/api/licenses/OfflineActivate',
+  OfflineDeactivate: '/api/licenses/OfflineDeactivate',
   ReportDeviceLost: '/api/licenses/ReportDeviceLost',
   GetDeactivationAllowance: '/api/licenses/GetDeactivationAllowance',
   OfflinePublicKey: '/api/licenses/offline-public-key',

@@ -261,6 +261,10 @@ const otherRouteInfo = {
   KeyUpgradePaths: { auth: 'session', summary: "Where a key's upgrades are sold" },
   ClaimAdam60Day: { auth: 'session', summary: "Claim a campaign's 60-day trial with a serial" },
   OfflineActivate: { auth: 'session', summary: 'A signed licence file for an offline machine' },
+  OfflineDeactivate: {
+    auth: 'session',
+    summary: "Free an offline machine's seat with its app's deactivation file; a signed receipt back",
+  },
   GetDeactivationAllowance: {
     auth: 'session',
     summary: 'Deactivations left of a licence, and when the next comes back',

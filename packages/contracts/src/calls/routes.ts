@@ -35,6 +35,7 @@ export const otherCallPaths = {
   KeyUpgradePaths: { method: 'POST', path: '/api/accounts/KeyUpgradePaths' },
   ClaimAdam60Day: { method: 'POST', path: '/api/accounts/Campaign/ClaimAdam60Day' },
   OfflineActivate: { method: 'POST', path: '/api/licenses/OfflineActivate' },
+  OfflineDeactivate: { method: 'POST', path: '/api/licenses/OfflineDeactivate' },
   ReportDeviceLost: { method: 'POST', path: '/api/licenses/ReportDeviceLost' },
   GetDeactivationAllowance: { method: 'POST', path: '/api/licenses/GetDeactivationAllowance' },
   GetOfflinePublicKey: { method: 'GET', path: '/api/licenses/offline-public-key' },

@@ -84,6 +84,17 @@ export const licencesText = {
     fileHint: 'The app writes it when you choose offline activation.',
     fileMissing: 'Choose the .swinfo file the app saved.',
     downloaded: (fileName: string) => `${fileName} has been downloaded. Open it in the app on the offline computer.`,
+    activateHeading: 'Activate a computer',
+    deactivateHeading: 'Deactivate a computer',
+    deactivateIntro:
+      'For a computer that stays offline: deactivate it in the app, which removes its license file and saves a deactivation file (.swdeactivate). Upload it here to free its seat without using a deactivation; you get a receipt back.',
+    deactivateFileLabel: 'Deactivation file (.swdeactivate)',
+    deactivateFileHint: 'The app writes it when you deactivate offline.',
+    deactivateFileMissing: 'Choose the .swdeactivate file the app saved.',
+    deactivateSubmit: 'Deactivate and download receipt',
+    /** After the service's Message ("… was deactivated: its seat is free, …"). */
+    receiptDownloaded: (message: string, fileName: string) =>
+      `${message} The receipt ${fileName} has been downloaded: keep it with the computer's records.`,
   },
 
   activate: {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { TOTP_PERIOD_SECONDS, toDotNetDate } from '@soundid/contracts';
@@ -86,6 +86,38 @@ describe('app simulator', () => {
 
     expect((await app('logout')).out).toBe('signed out');
     await expect(app('check', ...product)).rejects.toThrow(/Not signed in/);
+  });
+
+  it('deactivates offline: removes the licence file, writes the .swdeactivate request, and verifies the portal receipt (ADR 0053)', async () => {
+    const token = await signUpVerified(t, 'sim.offline@example.com');
+    await ownKey(t, token, 'sid-reference');
+    const swinfo = path.join(dir, 'air-gapped.swinfo');
+    const machine = ['--machine', 'sim-airgap-01'];
+    await app('offline-request', '--product', 'SoundIDReference', ...machine, '--name', 'Air gap', '--out', swinfo);
+    const activated = await t.call('/api/licenses/OfflineActivate', { swinfo: readFileSync(swinfo, 'utf8') }, token);
+    const licence = path.join(dir, 'air-gapped.swlicense');
+    writeFileSync(licence, activated.json().Result.Content);
+
+    const request = path.join(dir, 'air-gapped.swdeactivate');
+    expect(await app('offline-deactivate', '--license', licence, '--out', request)).toEqual({
+      code: 0,
+      out: `removed ${licence}; wrote ${request}: upload it on the offline panel to free the seat`,
+    });
+    expect(existsSync(licence)).toBe(false);
+    const res = await t.call('/api/licenses/OfflineDeactivate', { file: readFileSync(request, 'utf8') }, token);
+    expect(res.json().Result).toMatchObject({ DeviceId: activated.json().Result.DeviceId, InstancesUsed: 0 });
+    const receipt = path.join(dir, res.json().Result.FileName);
+    writeFileSync(receipt, res.json().Result.Content);
+    expect(await app('verify-receipt', '--file', receipt, '--request-file', request)).toEqual({
+      code: 0,
+      out: expect.stringMatching(/^valid receipt: SoundIDReference on sim-airgap-01 deactivated at 20\d\d-/),
+    });
+    // Not the receipt of another request; and the licence file is gone, so no second request.
+    writeFileSync(request, JSON.stringify({ ...JSON.parse(readFileSync(request, 'utf8')), proof: 'another' }));
+    await expect(app('verify-receipt', '--file', receipt, '--request-file', request)).rejects.toThrow(
+      /another request/,
+    );
+    await expect(app('offline-deactivate', '--license', licence)).rejects.toThrow(/ENOENT/);
   });
 
   it('signs in an account with two-step verification with --code, a current code or a recovery code, as the SPA does (ASVS 6.6.x)', async () => {

@@ -71,6 +71,8 @@ describe('offline activation', () => {
       issuedAt: t.clock.now().toISOString(),
       expiresAt: null,
       nonce: 'n0nce-n0nce-n0nce-1234',
+      // Additive (ADR 0053): the key of the offline deactivation proof; apps that verify ignore it.
+      removalSecret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
     });
     expect(() => verifyOfflineLicense(result.Content, PublicKeyPem, 'another-machine')).toThrow(/another machine/);
     const tampered = JSON.parse(result.Content);

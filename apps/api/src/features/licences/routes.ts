@@ -3,7 +3,9 @@ import {
   callSchemas,
   deviceOsSchema,
   licenceCallPaths,
+  licenceMessages,
   type OfflineActivateResult,
+  type OfflineDeactivateResult,
 } from '@soundid/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Database } from '../../db/client';
@@ -17,7 +19,7 @@ import { licenceAdminRoutes } from './admin-routes';
 import { appLicenceRoutes } from './app-routes';
 import type { LicenceList } from './licence-list';
 import type { LostMachines } from './lost-machines';
-import { type OfflineLicenseSigner, parseSwinfo } from './offline';
+import { checkDeactivationRequest, type OfflineLicenseSigner, parseDeactivationRequest, parseSwinfo } from './offline';
 import type { LicenceService } from './service';
 
 export interface LicenceRoutesOptions {
@@ -48,6 +50,13 @@ export const licenceRoutes: FastifyPluginAsyncZod<LicenceRoutesOptions> = async 
     if (!signer) throw new Fault('OfflineActivationUnavailable');
     return signer;
   };
+  /** The spec shows the offline panel in development only; production offers it only when configured. */
+  const requireOfflineActivation = () => {
+    if (!offlineActivation) throw new Fault('OfflineActivationDisabled');
+  };
+  /** A download name from the product and the machine, as the apps look for it. */
+  const offlineFileName = (productName: string, machineId: string, extension: string) =>
+    `${productName}-${machineId.replace(/[^A-Za-z0-9-]/g, '').slice(0, 24)}${extension}`;
 
   app.post(
     licenceCallPaths.GetAccountLicensesByProductLine,
@@ -98,8 +107,7 @@ export const licenceRoutes: FastifyPluginAsyncZod<LicenceRoutesOptions> = async 
   /** The offline activation panel: an .swinfo request in, a signed licence file out. */
   app.post(licenceCallPaths.OfflineActivate, { schema: callSchemas.OfflineActivate }, async (request) => {
     const auth = await app.requireSession(request);
-    // The spec shows the panel in development only; production offers it only when configured.
-    if (!offlineActivation) throw new Fault('OfflineActivationDisabled');
+    requireOfflineActivation();
     const swinfo = parseSwinfo(request.body.swinfo);
     const sign = offlineSigner();
     const activation = await licences.activateDevice(
@@ -126,14 +134,47 @@ export const licenceRoutes: FastifyPluginAsyncZod<LicenceRoutesOptions> = async 
       issuedAt: clock.now().toISOString(),
       expiresAt: seats.kind === 'Trial' && seats.trialEndsAt ? seats.trialEndsAt.toISOString() : null,
       nonce: swinfo.nonce,
+      removalSecret: sign.removalSecret(device.id),
     });
-    const machine = device.machineId.replace(/[^A-Za-z0-9-]/g, '').slice(0, 24);
     return ok<OfflineActivateResult>({
-      FileName: `${product.productName}-${machine}.swlicense`,
+      FileName: offlineFileName(product.productName, device.machineId, '.swlicense'),
       Content,
       DeviceId: activation.DeviceId,
       InstancesUsed: activation.InstancesUsed,
       InstancesMax: activation.InstancesMax,
+    });
+  });
+
+  /**
+   * The offline panel's second upload (docs/decisions/0053-offline-deactivation.md): the app's
+   * .swdeactivate request in, the seat freed outside the allowance, a signed receipt out.
+   */
+  app.post(licenceCallPaths.OfflineDeactivate, { schema: callSchemas.OfflineDeactivate }, async (request) => {
+    const auth = await app.requireSession(request);
+    requireOfflineActivation();
+    const deactivation = parseDeactivationRequest(request.body.file);
+    const sign = offlineSigner();
+    const ended = await licences.deactivateOffline(auth.userId, deactivation.licenseId, (device) =>
+      checkDeactivationRequest(deactivation, device, sign),
+    );
+    const { device, product } = ended;
+    return ok<OfflineDeactivateResult>({
+      FileName: offlineFileName(product.productName, device.machineId, '.swreceipt'),
+      Content: sign.signReceipt({
+        format: 'soundid-deactivation-receipt',
+        version: 1,
+        licenseId: device.id,
+        productName: product.productName,
+        machineId: device.machineId,
+        nonce: deactivation.nonce,
+        removedAt: deactivation.removedAt,
+        proof: deactivation.proof,
+        deactivatedAt: ended.deactivatedAt.toISOString(),
+      }),
+      DeviceId: device.id,
+      Message: licenceMessages.deviceDeactivatedOffline(device.name),
+      InstancesUsed: ended.InstancesUsed,
+      InstancesMax: ended.InstancesMax,
     });
   });
 

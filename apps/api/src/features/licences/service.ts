@@ -51,18 +51,21 @@ import { type CheckLicenseQuery, checkLicenseParams, checkLicenseQuery } from '.
 import { newLicenseKey, normalizeCode } from './codes';
 import type { Deeplinks } from './deeplinks';
 import { isReportedLost } from './lost-machines';
+import { deactivationRefusals } from './offline';
 import {
   activeDevicesOfLicence,
   allowanceOf,
   countKeys,
   deactivate,
   deactivationsInWindow,
+  findActiveDevice,
   findKeyByValue,
   findLicence,
   forgiveDeactivations,
   isCounted,
   keysOfUser,
   lockActiveDevice,
+  lockLicenceById,
   lockOrCreateLicence,
   lockOwnedKey,
 } from './repo';
@@ -569,6 +572,37 @@ export class LicenceService {
       const reset = { productCode: product.code, userId: key.userId, forgiven };
       await record(tx, reset);
       return reset;
+    });
+  }
+
+  /**
+   * The offline deactivation (docs/decisions/0053-offline-deactivation.md): an .swdeactivate
+   * request for one of the customer's devices, checked by `check` (its proof, its machine) before
+   * anything changes, frees the seat outside the allowance (cause 'offline'). A device no longer
+   * active is a replay, refused; another customer's device or none is DeviceNotFound.
+   */
+  async deactivateOffline(
+    userId: string,
+    deviceId: string,
+    check: (device: { machineId: string; productName: string }) => void,
+  ): Promise<{ device: DeviceRow; product: Product; deactivatedAt: Date } & DeactivateDeviceResult> {
+    const now = this.now();
+    return this.db.transaction(async (tx) => {
+      const [found] = await tx
+        .select()
+        .from(devices)
+        .where(and(eq(devices.id, deviceId), eq(devices.userId, userId)));
+      // The licence locked first, as every seat change (ASVS 2.3.4); the device read again under it.
+      const locked = found && (await lockLicenceById(tx, userId, found.licenceId));
+      const product = locked && productByCode(locked.productCode);
+      if (!found || !locked || !product) throw new Fault('DeviceNotFound');
+      check({ machineId: found.machineId, productName: product.productName });
+      const device = await findActiveDevice(tx, userId, deviceId);
+      if (!device) throw new Fault('OfflineDeactivationInvalid', { Reason: deactivationRefusals.replayed });
+      await deactivate(tx, locked, [device.id], now, 'offline');
+      const seats = await this.currentSeats(tx, userId, product, locked);
+      const used = (await activeDevicesOfLicence(tx, locked.id)).length;
+      return { device, product, deactivatedAt: now, InstancesUsed: used, InstancesMax: seats.max };
     });
   }
 

@@ -782,6 +782,69 @@ describe('offline activation panel', () => {
     expect(window.location.hash).toBe('');
   });
 
+  it("uploads an offline machine's .swdeactivate file: the receipt is downloaded, the seat freed and the list reloaded (ADR 0053)", async () => {
+    const save = vi.spyOn(textFile, 'saveTextFile').mockImplementation(() => undefined);
+    const after = licenceList({
+      products: [referenceProduct({ InstancesUsed: 1, Devices: [referenceProduct().Devices[1]!] })],
+    });
+    const api = mockApi({
+      [LIST_PATH]: inSequence(ok(licenceList()), ok(after)),
+      '/api/licenses/OfflineDeactivate': ok({
+        FileName: 'SoundIDReference-m1.swreceipt',
+        Content: '{"format":"soundid-deactivation-receipt"}',
+        DeviceId: 'd-imac',
+        Message: 'Studio iMac was deactivated: its seat is free, and no deactivation was used.',
+        InstancesUsed: 1,
+        InstancesMax: 3,
+      }),
+    });
+    const { user } = await openProducts('/products#offline-activation', { OfflineActivation: true });
+    const panel = await screen.findByRole('region', { name: 'Offline activation' });
+    const section = within(panel).getByRole('region', { name: 'Deactivate a computer' });
+    await user.click(within(section).getByRole('button', { name: 'Deactivate and download receipt' }));
+    expect(within(section).getByRole('alert')).toHaveTextContent('Choose the .swdeactivate file the app saved.');
+
+    const request = '{"format":"soundid-swdeactivate"}';
+    await user.upload(
+      within(section).getByLabelText('Deactivation file (.swdeactivate)'),
+      new File([request], 'm1.swdeactivate'),
+    );
+    await user.click(within(section).getByRole('button', { name: 'Deactivate and download receipt' }));
+    await waitFor(() =>
+      expect(save).toHaveBeenCalledWith('SoundIDReference-m1.swreceipt', '{"format":"soundid-deactivation-receipt"}'),
+    );
+    expect(api.callsTo('OfflineDeactivate')[0]?.body).toEqual({ file: request, silent: true });
+    expect(notices()).toEqual([
+      "success: Studio iMac was deactivated: its seat is free, and no deactivation was used. The receipt SoundIDReference-m1.swreceipt has been downloaded: keep it with the computer's records.",
+    ]);
+    expect(window.location.hash).toBe('');
+    expect(await screen.findByRole('button', { name: '1 of 3 devices activated' })).toBeInTheDocument();
+    expect(api.callsTo('GetAccountLicensesByProductLine')).toHaveLength(2);
+  });
+
+  it("shows the service's reason for a refused deactivation file", async () => {
+    mockApi({
+      [LIST_PATH]: ok(licenceList()),
+      '/api/licenses/OfflineDeactivate': fault('OfflineDeactivationInvalid', {
+        ExceptionVariables: [
+          { Key: 'Reason', Value: 'This device is no longer activated: the file was already used.' },
+        ],
+      }),
+    });
+    const { user } = await openProducts('/products#offline-activation', { OfflineActivation: true });
+    const panel = await screen.findByRole('region', { name: 'Offline activation' });
+    const section = within(panel).getByRole('region', { name: 'Deactivate a computer' });
+    await user.upload(
+      within(section).getByLabelText('Deactivation file (.swdeactivate)'),
+      new File(['{}'], 'x.swdeactivate'),
+    );
+    await user.click(within(section).getByRole('button', { name: 'Deactivate and download receipt' }));
+    expect(await within(section).findByRole('alert')).toHaveTextContent(
+      'The deactivation file is not valid. This device is no longer activated: the file was already used.',
+    );
+    expect(window.location.hash).toBe('#offline-activation');
+  });
+
   it("shows the service's reason for a bad file; Cancel closes", async () => {
     mockApi({
       [LIST_PATH]: ok(licenceList()),
