@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { CUSTOMER_SEARCH_LIMIT, type CustomerSearchKind } from '@soundid/contracts';
+import { CUSTOMER_SEARCH_LIMIT, type CustomerSearchKind, IDLE_SEAT_RELEASE_DAYS } from '@soundid/contracts';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Database } from '../apps/api/src/db/client';
@@ -9,9 +9,10 @@ import * as schema from '../apps/api/src/db/schema';
 import { SessionService } from '../apps/api/src/features/accounts/sessions';
 import { searchCustomers } from '../apps/api/src/features/admin/customer-search';
 import { Deeplinks } from '../apps/api/src/features/licences/deeplinks';
+import { dueSeatsPage } from '../apps/api/src/features/licences/idle-seats';
 import { LicenceList } from '../apps/api/src/features/licences/licence-list';
 import { TokenLedger } from '../apps/api/src/features/tokens/ledger';
-import { systemClock } from '../apps/api/src/lib/clock';
+import { addDays, systemClock } from '../apps/api/src/lib/clock';
 import { operatorKitFor } from '../apps/api/test/kit';
 import { type Figure, figureTable, machine, meets, writeBlock } from './report';
 import { PER_CUSTOMER, seedCustomers } from './seed';
@@ -19,7 +20,7 @@ import { BENCH_ADMIN_TOKEN, freshPostgres, postgresAvailable, type Running, sign
 
 /**
  * `npm run bench:scale`: the p50 of the signed-in calls whose cost could grow with the tables
- * (the licence list, the purchase history's first page, a token spend) and of the operators'
+ * (the licence list, the purchase history's first page, a token spend, the apps' CheckLicense) and of the operators'
  * customer search (each kind) on 100,000 customers (1,000,000 devices, 2,000,000 ledger rows)
  * against the same calls on 1,000 customers, and the EXPLAIN (ANALYZE, BUFFERS) plans of the SQL
  * behind them on the large database.
@@ -37,7 +38,8 @@ const BAR = 1.3;
 interface Call {
   name: string;
   path: string;
-  body: () => unknown;
+  /** The body for seeded customer `i` (seed.ts names their machines). */
+  body: (i: number) => unknown;
 }
 
 let spendNo = 0;
@@ -48,6 +50,12 @@ const CALLS: Call[] = [
     name: 'ConsumeTokens',
     path: '/api/apps/ConsumeTokens',
     body: () => ({ seconds: 7, requestId: `scale-${process.pid}-${spendNo++}` }),
+  },
+  {
+    // The desktop apps' hot path (ADR 0049): an active machine of the customer's.
+    name: 'CheckLicense',
+    path: '/api/apps/CheckLicense',
+    body: (i) => ({ productName: 'SoundIDReference', machineId: `machine-${i}-1-sid-reference` }),
   },
 ];
 
@@ -235,6 +243,11 @@ const callSections = (db: Database, userId: string): Sections => {
     ],
     ['GetPurchaseHistory page 1', () => ledger.purchaseHistory(userId, 1)],
     ['ConsumeTokens', () => ledger.spend(userId, 7, SPENT_REQUEST_ID)],
+    [
+      // ADR 0052: one page of the hourly sweep reads only due seats (devices_idle_idx).
+      `The idle-seat sweep, one page of due seats (${IDLE_SEAT_RELEASE_DAYS} days unseen)`,
+      () => dueSeatsPage(db, 'sid-reference', addDays(systemClock.now(), -IDLE_SEAT_RELEASE_DAYS)),
+    ],
   ];
 };
 
@@ -286,16 +299,16 @@ async function main(): Promise<void> {
       [large, LARGE],
     ] as const) {
       const service = await startService({ url: database.url });
-      const tokens: string[] = [];
+      const tokens: { token: string; i: number }[] = [];
       const customers = spread(count);
-      for (const i of customers) tokens.push(await signIn(service, i));
+      for (const i of customers) tokens.push({ token: await signIn(service, i), i });
       const operator = await operatorKitFor(service.url, BENCH_ADMIN_TOKEN).tokenFor(['support']);
       for (const i of customers) await checkSearches(service, operator, i);
       const timings = [
         ...CALLS.map((call) => ({
           name: call.name,
           run: (seconds: number) =>
-            p50(call.name, tokens, (token) => post(`${service.url}${call.path}`, token, call.body()), seconds),
+            p50(call.name, tokens, ({ token, i }) => post(`${service.url}${call.path}`, token, call.body(i)), seconds),
         })),
         ...SEARCHES.map((search) => ({
           name: search.name,

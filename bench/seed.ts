@@ -69,11 +69,13 @@ export async function seedCustomers(database: { url?: string; dataDir?: string }
   // Ten devices: per licence some active, the rest deactivated by the customer or an app. Machine
   // ids are the customer's own; the names are shared by every customer (the worst case of a search by name).
   await db.execute(sql`
-    insert into devices (licence_id, user_id, machine_id, name, method, activated_at, deactivated_at, deactivation_cause)
+    insert into devices (licence_id, user_id, machine_id, name, method, activated_at, deactivated_at, deactivation_cause, last_seen_at)
     select l.id, l.user_id, 'machine-' || u.g || '-' || d.n || '-' || l.product_code, 'Studio machine ' || d.n, 'online',
            now() - ((d.n * 37) || ' days')::interval,
            case when d.n > d.active then now() - ((d.n * 11) || ' days')::interval end,
-           case when d.n > d.active then (case when d.n % 2 = 0 then 'customer' else 'app' end) end
+           case when d.n > d.active then (case when d.n % 2 = 0 then 'customer' else 'app' end) end,
+           -- Last seen 0 to 89 days ago: about a third of the active seats are due for the idle sweep (ADR 0052).
+           now() - (((u.g * 7 + d.n) % 90) || ' days')::interval
     from licences l
     join bench_users u on u.id = l.user_id
     join (values ('sid-reference', 4, 2), ('ref4-studio', 3, 1), ('voice-ai', 3, 1)) as per(code, devices, active)

@@ -25,6 +25,9 @@ export async function startService(
       ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
       // Known to the bench, which seals the TOTP customers' secret under it (seed.ts).
       SESSION_SECRET: BENCH_SESSION_SECRET,
+      // The bench times requests: the hourly idle-seat sweep (ADR 0052) firing on the seeded due
+      // seats mid-run would be noise, so the job queue's workers stay off (ADR 0051).
+      JOB_WORKERS: 'false',
       ...(database.url ? { DATABASE_URL: database.url } : {}),
     },
     nodeArgs,

@@ -149,7 +149,17 @@ export async function composeApp(options: AppOptions): Promise<{ app: FastifyIns
     guard,
     cookie: services.consoleCookie,
   });
-  await app.register(adminRoutes, { db, clock, database, guard, audit, accounts, sessions, ledger });
+  await app.register(adminRoutes, {
+    db,
+    clock,
+    database,
+    guard,
+    audit,
+    accounts,
+    sessions,
+    ledger,
+    jobs: services.jobs,
+  });
   await app.register(voiceAiRoutes, { ledger, licenceList, cardCheckout });
   await app.register(voiceAiAdminRoutes, { db, random, ledger, checkout: services.checkout, guard, audit });
   await app.register(checkoutRoutes, { checkout: services.checkout, cardCheckout });

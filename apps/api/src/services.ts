@@ -204,6 +204,7 @@ export function createServices(options: ServiceOptions): Services {
   const idleSeats = new IdleSeats({
     db,
     clock,
+    prepare: () => jobs.ready(),
     onReleased: async (tx, seat) => {
       await jobs.enqueueIn(tx, IDLE_SEAT_MAIL_JOB, seat);
     },

@@ -139,6 +139,11 @@ export function describeAllowance(left: number, limit: number, nextReturns: stri
   return when ? `${base}; the next returns on ${when}` : base;
 }
 
+/** The idle-seat rule under the allowance (docs/decisions/0052-idle-seats.md). */
+export function describeIdleRule(days: number): string {
+  return `A computer not seen for ${days} days is signed out by itself, without using a deactivation; it gets its seat back when it checks in again, if one is free.`;
+}
+
 /** A device's registration date (`/Date(ms)/`) as day-month-year, dd/mm/yyyy; '' when unreadable. */
 export function formatDeviceDate(value: string, timeZone?: string): string {
   const date = parseDotNetDate(value);

@@ -74,6 +74,10 @@ Customers and catalogue:
                              Give the licence its whole deactivation allowance back (the ones
                              counted are forgiven, kept in its history)
   metrics                    Heap, RSS and database connections of the service
+  jobs                       The job queue (ADR 0051): each job's schedule, and how many are
+                             queued, running, failed and done
+  run-job <name> --reason <why>
+                             Run a scheduled job now (release-idle-seats)
   orders --email <address>   Storefront orders (perpetual licence) of an address or its account, with their keys
   payment-mismatches         Card payments not credited: amount or currency not as their checkout offered
   grant-tokens --email <address> --amount <n> --reason <why> [--reference <ticket>]
@@ -542,6 +546,30 @@ const commands: Record<string, Command> = {
     options: [],
     async run(_args, api) {
       console.log(JSON.stringify(await api('AdminMetrics'), null, 2));
+    },
+  },
+  jobs: {
+    options: [],
+    async run(_args, api) {
+      const { Jobs } = await api('AdminJobs');
+      for (const job of Jobs) {
+        console.log(
+          `${job.Name}  ${job.Schedule ? `schedule "${job.Schedule}" (UTC)` : 'on demand'}  queued ${job.Queued}, running ${job.Active}, failed ${job.Failed}, done ${job.Completed}${job.LastCompletedAt ? `, last done ${job.LastCompletedAt}` : ''}`,
+        );
+      }
+    },
+  },
+  'run-job': {
+    options: ['reason'],
+    positional: 'name',
+    async run(args, api) {
+      const name = requireOption(args, 'name', 'the job name');
+      const result = await api('AdminRunJob', { name, reason: requireOption(args, 'reason') });
+      console.log(
+        result.JobId
+          ? `queued ${result.Name} (job ${result.JobId}); a replica working the queue runs it within seconds`
+          : `${result.Name} is already queued or running: nothing added`,
+      );
     },
   },
   'grant-tokens': tokenChange('AdminGrantTokens', (r) =>

@@ -54,7 +54,17 @@ export const backOfficeQueries = {
   }),
 } as const;
 
+/**
+ * The scheduled jobs an admin may run at once (docs/decisions/0051-job-queue.md); the service's
+ * job queue defines each under this name.
+ */
+export const RELEASE_IDLE_SEATS_JOB = 'release-idle-seats';
+export const SCHEDULED_JOBS = [RELEASE_IDLE_SEATS_JOB] as const;
+export type ScheduledJob = (typeof SCHEDULED_JOBS)[number];
+
 export const backOfficeCalls = {
+  /** Admin: queues a scheduled job now (a replica working the queue takes it within seconds). */
+  AdminRunJob: callBody({ name: z.enum(SCHEDULED_JOBS), reason: auditReasonSchema }),
   /** Support: gives a licence its whole deactivation allowance back (the counted ones are forgiven, kept in history). */
   AdminResetDeactivations: callBody({ key: licenseKeySchema, reason: auditReasonSchema }),
   /** Support: a machine reported lost or stolen (and found) may use its licence again; the seat is not given back. */
@@ -174,7 +184,23 @@ export const customerPageSchema = z.object({
 });
 export type CustomerPage = z.infer<typeof customerPageSchema>;
 
+export const jobSummarySchema = z.object({
+  Name: z.string(),
+  /** Its cron schedule (UTC), or null for a job queued by the service's own changes (a mail). */
+  Schedule: z.string().nullable(),
+  /** Jobs waiting, running, and failed for good, as kept (7 days after they end). */
+  Queued: z.number(),
+  Active: z.number(),
+  Failed: z.number(),
+  Completed: z.number(),
+  /** ISO 8601, the last completion kept; null if none. */
+  LastCompletedAt: z.string().nullable(),
+});
+
 export const backOfficeResults = {
+  AdminJobs: z.object({ Jobs: z.array(jobSummarySchema) }),
+  /** JobId null: one was queued or running already (a sweep runs one at a time). */
+  AdminRunJob: z.object({ Name: z.string(), JobId: z.string().nullable() }),
   AdminSearchCustomers: z.object({ Customers: z.array(customerSearchHitSchema), More: z.boolean() }),
   AdminResetDeactivations: z.object({ Product: z.string(), KeyEnding: z.string(), Forgiven: z.number() }),
   AdminUndoLostReport: z.object({ Device: z.string(), Product: z.string(), Customer: z.string() }),

@@ -393,6 +393,8 @@ export const deactivationAllowanceSchema = z.object({
   DeactivationsAllowed: z.number(),
   /** `/Date(ms)/`; null when none is used. */
   NextDeactivationReturns: z.string().nullable(),
+  /** Days a computer may go unseen before its seat is freed by itself (docs/decisions/0052-idle-seats.md). */
+  IdleReleaseDays: z.number(),
 });
 export type DeactivationAllowance = z.infer<typeof deactivationAllowanceSchema>;
 

@@ -318,6 +318,8 @@ const otherRouteInfo = {
   },
   AdminResetDeactivations: { auth: 'operator', summary: 'Support: give a licence its deactivation allowance back' },
   AdminUndoLostReport: { auth: 'operator', summary: 'Support: let a machine reported lost use its licence again' },
+  AdminJobs: { auth: 'operator', summary: 'Admin: the job queue, job by job' },
+  AdminRunJob: { auth: 'operator', summary: 'Admin: run a scheduled job now' },
   AdminWithdrawTokens: { auth: 'operator', summary: 'Finance: take voice AI tokens back' },
   AdminRefundPayment: { auth: 'operator', summary: 'Finance: refund a card payment through the payment provider' },
   AdminImportSerials: { auth: 'operator', summary: 'Admin: import campaign serials from a CSV file, all or nothing' },

@@ -294,6 +294,8 @@ export const operatorCallRoles = {
   AdminAddSerials: ['admin'],
   AdminImportSerials: ['admin'],
   AdminMetrics: ['admin'],
+  AdminJobs: ['admin'],
+  AdminRunJob: ['admin'],
   // Support: the everyday tickets on a customer's account.
   AdminUnlockSignIn: ['support'],
   AdminEndCustomerSessions: ['support'],
@@ -324,4 +326,5 @@ export const OPERATOR_READ_CALLS: readonly OperatorCallName[] = [
   'AdminPaymentMismatches',
   'AdminMetrics',
   'AdminReleases',
+  'AdminJobs',
 ];

@@ -77,6 +77,8 @@ export const otherCallPaths = {
   AdminSearchCustomers: { method: 'GET', path: '/api/admin/search-customers' },
   AdminResetDeactivations: { method: 'POST', path: '/api/admin/reset-deactivations' },
   AdminUndoLostReport: { method: 'POST', path: '/api/admin/undo-lost-report' },
+  AdminJobs: { method: 'GET', path: '/api/admin/jobs' },
+  AdminRunJob: { method: 'POST', path: '/api/admin/run-job' },
   AdminWithdrawTokens: { method: 'POST', path: '/api/admin/withdraw-tokens' },
   AdminRefundPayment: { method: 'POST', path: '/api/admin/refund-payment' },
   AdminImportSerials: { method: 'POST', path: '/api/admin/import-serials' },

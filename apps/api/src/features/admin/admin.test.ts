@@ -115,6 +115,44 @@ describe('npm run admin', { timeout: 120_000 }, () => {
     });
   });
 
+  it('lists the job queue and runs the idle-seat sweep now, audited, once while one is queued (ADR 0051)', async () => {
+    // The app of this file queues but does not work: the queued job stays to be seen.
+    await t.services.jobs.start({ work: false });
+    const admin = await t.operatorToken(['admin']);
+    const args = ['--url', baseUrl, '--token', admin];
+    expect((await cli(['jobs', ...args])).stdout).toMatch(
+      /^release-idle-seats {2}schedule "17 \* \* \* \*" \(UTC\) {2}queued 0, running 0, failed 0, done 0$/m,
+    );
+    await expect(cli(['run-job', 'release-idle-seats', ...args])).rejects.toMatchObject({
+      stderr: expect.stringContaining('--reason is required'),
+    });
+    expect((await cli(['run-job', 'release-idle-seats', ...args, '--reason', 'ticket J-1'])).stdout).toMatch(
+      /^queued release-idle-seats \(job [0-9a-f-]{36}\)/,
+    );
+    expect((await cli(['run-job', 'release-idle-seats', ...args, '--reason', 'ticket J-1'])).stdout).toBe(
+      'release-idle-seats is already queued or running: nothing added\n',
+    );
+    expect((await cli(['jobs', ...args])).stdout).toMatch(/^release-idle-seats .* queued 1, running 0/m);
+    await expect(cli(['run-job', 'no-such-job', ...args, '--reason', 'x'])).rejects.toMatchObject({
+      stderr: expect.stringContaining('RequestInvalid'),
+    });
+    // Support may not (deny by default, ADR 0044); every run is in the audit trail.
+    await expect(
+      cli(['run-job', 'release-idle-seats', '--url', baseUrl, '--token', support, '--reason', 'x']),
+    ).rejects.toMatchObject({
+      stderr: expect.stringContaining('OperatorForbidden'),
+    });
+    const audit = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/SearchAudit',
+      headers: { authorization: `Bearer ${admin}` },
+      payload: { action: 'AdminRunJob' },
+    });
+    expect(audit.statusCode).toBe(200);
+    expect(JSON.stringify(audit.json())).toContain('ticket J-1');
+    await t.services.jobs.drain('release-idle-seats');
+  });
+
   it('finds the service on PORT and the token in SOUNDID_OPERATOR_TOKEN', async () => {
     const { stdout } = await cli(['products'], {
       SOUNDID_OPERATOR_TOKEN: support,

@@ -3,6 +3,7 @@ import { and, count, eq, gt, isNull } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Database, DatabaseHandle } from '../../db/client';
 import { sessions } from '../../db/schema';
+import type { JobQueue } from '../../integrations/job-queue';
 import type { Clock } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
 import type { AccountService } from '../accounts/service';
@@ -27,7 +28,8 @@ export const adminRoutes: FastifyPluginAsyncZod<{
   accounts: AccountService;
   sessions: SessionService;
   ledger: TokenLedger;
-}> = async (app, { db, clock, database, guard, audit, accounts, sessions: sessionService, ledger }) => {
+  jobs: JobQueue;
+}> = async (app, { db, clock, database, guard, audit, accounts, sessions: sessionService, ledger, jobs }) => {
   const pages = new CustomerPages({ db, clock, ledger, audit, accounts });
   /** A customer's page (docs/api.md, Operators): never a secret of theirs. */
   app.get(
@@ -74,6 +76,46 @@ export const adminRoutes: FastifyPluginAsyncZod<{
           Database: { Kind: database.kind, Connections: database.connections() },
         },
       };
+    },
+  );
+
+  /** The job queue, job by job (ADR 0051): schedules and what is queued, running, failed and done. */
+  app.get('/api/admin/jobs', { schema: callSchemas.AdminJobs, onRequest: guard.for('AdminJobs') }, async () => ({
+    Success: true as const,
+    Result: {
+      Jobs: (await jobs.summary()).map((job) => ({
+        Name: job.name,
+        Schedule: job.schedule,
+        Queued: job.queued,
+        Active: job.active,
+        Failed: job.failed,
+        Completed: job.completed,
+        LastCompletedAt: job.lastCompletedAt?.toISOString() ?? null,
+      })),
+    },
+  }));
+
+  /** A scheduled job now (ADR 0051): queued with its audit entry, in one transaction. */
+  app.post(
+    '/api/admin/run-job',
+    { schema: callSchemas.AdminRunJob, onRequest: guard.for('AdminRunJob') },
+    async (request) => {
+      const { name, reason } = request.body;
+      await jobs.ready();
+      const jobId = await db.transaction(async (tx) => {
+        const id = await jobs.enqueueIn(tx, name, {});
+        await audit.append(tx, {
+          actor: operatorOf(request),
+          action: 'AdminRunJob',
+          outcome: 'done',
+          target: { type: 'job', id: name },
+          after: { jobId: id, alreadyQueued: id === null },
+          reason,
+          origin: originOf(request),
+        });
+        return id;
+      });
+      return { Success: true as const, Result: { Name: name, JobId: jobId } };
     },
   );
 

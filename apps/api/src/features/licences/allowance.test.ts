@@ -1,4 +1,9 @@
-import { DEVICE_DEACTIVATION_LIMIT, DEVICE_DEACTIVATION_WINDOW_DAYS, toDotNetDate } from '@soundid/contracts';
+import {
+  DEVICE_DEACTIVATION_LIMIT,
+  DEVICE_DEACTIVATION_WINDOW_DAYS,
+  IDLE_SEAT_RELEASE_DAYS,
+  toDotNetDate,
+} from '@soundid/contracts';
 import { and, eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, signUpVerified } from '../../../test/accounts-flow';
@@ -89,6 +94,7 @@ describe('the deactivation allowance belongs to the key (ASVS 2.3.2)', () => {
       DeactivationsLeft: DEVICE_DEACTIVATION_LIMIT,
       DeactivationsAllowed: DEVICE_DEACTIVATION_LIMIT,
       NextDeactivationReturns: null,
+      IdleReleaseDays: IDLE_SEAT_RELEASE_DAYS,
     });
     const key = await issueKey(t, 'sid-reference');
     expect((await register(key, cleo)).statusCode).toBe(200);
@@ -99,6 +105,7 @@ describe('the deactivation allowance belongs to the key (ASVS 2.3.2)', () => {
       DeactivationsLeft: DEVICE_DEACTIVATION_LIMIT - 2,
       DeactivationsAllowed: DEVICE_DEACTIVATION_LIMIT,
       NextDeactivationReturns: toDotNetDate(addDays(firstAt, DEVICE_DEACTIVATION_WINDOW_DAYS)),
+      IdleReleaseDays: IDLE_SEAT_RELEASE_DAYS,
     };
     expect(await allowanceOf(cleo)).toEqual(expected);
     // The key goes to Dan with its history: his panel says the same (ADR 0030).

@@ -1,4 +1,4 @@
-import { licenceMessages } from '@soundid/contracts';
+import { licenceMessages, RELEASE_IDLE_SEATS_JOB } from '@soundid/contracts';
 import { and, asc, eq, gt, isNull, lt, or, type SQL } from 'drizzle-orm';
 import type { Database, Transaction } from '../../db/client';
 import { devices, licences } from '../../db/licences-schema';
@@ -18,7 +18,7 @@ import { deactivate, lockActiveDevice } from './repo';
  * owner is told by mail. The sweep runs hourly on the job queue (docs/decisions/0051-job-queue.md);
  * the mail is queued in the release's transaction, so it goes if and only if the seat was released.
  */
-export const RELEASE_IDLE_SEATS_JOB = 'release-idle-seats';
+export { RELEASE_IDLE_SEATS_JOB };
 export const IDLE_SEAT_MAIL_JOB = 'idle-seat-mail';
 /** Minute 17 of every hour, UTC: off the hour, when other schedules of the world run. */
 export const RELEASE_IDLE_SEATS_SCHEDULE = '17 * * * *';
@@ -36,6 +36,8 @@ export interface ReleasedSeat {
 export interface IdleSeatsDeps {
   db: Database;
   clock: Clock;
+  /** Before the first release: makes ready what onReleased needs (the job queue started). */
+  prepare(): Promise<void>;
   /** Called in the release's transaction: queues the owner's mail (the root wires the job queue). */
   onReleased(tx: Transaction, seat: ReleasedSeat): Promise<void>;
 }
@@ -50,6 +52,7 @@ export class IdleSeats {
    * sweeps never release one seat twice.
    */
   async sweep(): Promise<{ released: number; byProduct: Record<string, number> }> {
+    await this.deps.prepare();
     const now = this.deps.clock.now();
     const byProduct: Record<string, number> = {};
     let released = 0;
@@ -67,19 +70,7 @@ export class IdleSeats {
     let released = 0;
     let after: { lastSeenAt: Date; id: string } | undefined;
     for (;;) {
-      const page: SQL | undefined = after
-        ? or(
-            gt(devices.lastSeenAt, after.lastSeenAt),
-            and(eq(devices.lastSeenAt, after.lastSeenAt), gt(devices.id, after.id)),
-          )
-        : undefined;
-      const due = await this.deps.db
-        .select({ id: devices.id, userId: devices.userId, lastSeenAt: devices.lastSeenAt })
-        .from(devices)
-        .innerJoin(licences, eq(licences.id, devices.licenceId))
-        .where(and(dueSeats(cutoff), eq(licences.productCode, product.code), page))
-        .orderBy(asc(devices.lastSeenAt), asc(devices.id))
-        .limit(SWEEP_BATCH);
+      const due = await dueSeatsPage(this.deps.db, product.code, cutoff, after);
       for (const seat of due) {
         if (await this.release(seat.userId, seat.id, cutoff, now, idleDays)) released += 1;
       }
@@ -111,6 +102,31 @@ export class IdleSeats {
       throw error;
     }
   }
+}
+
+/**
+ * One page of a product's due seats, oldest first, after `after` (keyset): an index range scan of
+ * devices_idle_idx that stops at SWEEP_BATCH rows (plan in docs/benchmarks.md, Scale).
+ */
+export function dueSeatsPage(
+  db: Database,
+  productCode: string,
+  cutoff: Date,
+  after?: { lastSeenAt: Date; id: string },
+) {
+  const page: SQL | undefined = after
+    ? or(
+        gt(devices.lastSeenAt, after.lastSeenAt),
+        and(eq(devices.lastSeenAt, after.lastSeenAt), gt(devices.id, after.id)),
+      )
+    : undefined;
+  return db
+    .select({ id: devices.id, userId: devices.userId, lastSeenAt: devices.lastSeenAt })
+    .from(devices)
+    .innerJoin(licences, eq(licences.id, devices.licenceId))
+    .where(and(dueSeats(cutoff), eq(licences.productCode, productCode), page))
+    .orderBy(asc(devices.lastSeenAt), asc(devices.id))
+    .limit(SWEEP_BATCH);
 }
 
 /** Active online activations last seen before `cutoff` (never-seen rows predate ADR 0049 and are left alone). */

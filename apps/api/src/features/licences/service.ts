@@ -630,6 +630,7 @@ export class LicenceService {
       DeactivationsLeft: Math.max(0, DEVICE_DEACTIVATION_LIMIT - used),
       DeactivationsAllowed: DEVICE_DEACTIVATION_LIMIT,
       NextDeactivationReturns: nextReturnAt ? toDotNetDate(nextReturnAt) : null,
+      IdleReleaseDays: idleReleaseDaysOf(product),
     };
   }
 

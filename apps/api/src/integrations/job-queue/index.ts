@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { type DrizzleTransactionLike, fromDrizzle, type Job, PgBoss } from 'pg-boss';
 import type { Queryable } from '../../db/client';
-import { type JobQueueConnection, jobQueueConnectionOptions } from '../../db/job-queue-schema';
+import { JOB_QUEUE_SCHEMA, type JobQueueConnection, jobQueueConnectionOptions } from '../../db/job-queue-schema';
 
 /**
  * Scheduled and queued work on pg-boss, in the service's own database (docs/decisions/0051-job-queue.md).
@@ -36,6 +36,16 @@ export interface JobQueueOptions {
   pollingIntervalSeconds?: number;
 }
 
+export interface JobSummary {
+  name: string;
+  schedule: string | null;
+  queued: number;
+  active: number;
+  failed: number;
+  completed: number;
+  lastCompletedAt: Date | null;
+}
+
 /** One enqueued job's options: on a 'short' queue, a second job with the key is a no-op while the first waits. */
 export interface EnqueueOptions {
   singletonKey?: string;
@@ -46,6 +56,7 @@ export interface EnqueueOptions {
 export class JobQueue {
   private readonly definitions = new Map<string, JobDefinition<object>>();
   private boss: PgBoss | undefined;
+  private starting: Promise<void> | undefined;
   private working = false;
 
   constructor(private readonly options: JobQueueOptions) {}
@@ -69,7 +80,32 @@ export class JobQueue {
    * schedules (a replica can leave both to others: JOB_WORKERS=false); without it, it only queues.
    */
   async start({ work }: { work: boolean }): Promise<void> {
-    if (this.boss) return;
+    if (this.starting) {
+      await this.starting;
+      if (work && !this.working) throw new Error('The job queue was started without workers');
+      return;
+    }
+    this.starting = this.open(work);
+    try {
+      await this.starting;
+    } catch (error) {
+      this.starting = undefined;
+      throw error;
+    }
+  }
+
+  /**
+   * Started, in this process queueing only if no one started it (an operator call on an app
+   * built without the server, a test). Before any transaction that queues: starting runs
+   * statements of its own, which the embedded database's one connection cannot take mid-transaction.
+   */
+  async ready(): Promise<void> {
+    await this.start({ work: false }).catch((error: unknown) => {
+      if (!(error instanceof Error && error.message === 'The job queue was started without workers')) throw error;
+    });
+  }
+
+  private async open(work: boolean): Promise<void> {
     const boss = new PgBoss({
       ...jobQueueConnectionOptions(this.options.connection),
       // The schema is installed with the service's migrations (db/job-queue-schema.ts).
@@ -124,6 +160,7 @@ export class JobQueue {
 
   /** Queues a job now (a schedule's run by hand, a follow-up). Answers its id, or null when a singleton key held it back. */
   async enqueue(name: string, data: object = {}, options: EnqueueOptions = {}): Promise<string | null> {
+    await this.ready();
     return this.started().send(name, data, this.sendOptions(name, options));
   }
 
@@ -144,6 +181,7 @@ export class JobQueue {
    * choose. Answers what each run answered. A throw marks that job failed and is thrown on.
    */
   async drain(name: string): Promise<object[]> {
+    await this.ready();
     const boss = this.started();
     const job = this.definitions.get(name);
     if (!job) throw new Error(`No job is defined as ${name}`);
@@ -163,22 +201,56 @@ export class JobQueue {
     }
   }
 
+  /**
+   * Every defined job with its schedule and its jobs kept by state (the operators' view,
+   * AdminJobs): read from the queue's tables, so every replica answers the same.
+   */
+  async summary(): Promise<JobSummary[]> {
+    await this.ready();
+    const boss = this.started();
+    const schedules = new Map((await boss.getSchedules()).map((s) => [s.name, s.cron]));
+    const { rows } = await boss.getDb().executeSql(
+      `select name, state, count(*)::int as n, max(completed_on) as last
+       from ${JOB_QUEUE_SCHEMA}.job where name = any($1::text[]) group by name, state`,
+      [this.names],
+    );
+    const counted = rows as { name: string; state: string; n: number; last: Date | string | null }[];
+    return this.names.map((name) => {
+      const of = (...states: string[]) =>
+        counted.filter((r) => r.name === name && states.includes(r.state)).reduce((sum, r) => sum + r.n, 0);
+      const last = counted.find((r) => r.name === name && r.state === 'completed')?.last;
+      return {
+        name,
+        schedule: schedules.get(name) ?? this.definitions.get(name)?.schedule ?? null,
+        queued: of('created', 'retry'),
+        active: of('active'),
+        failed: of('failed'),
+        completed: of('completed'),
+        lastCompletedAt: last ? new Date(last) : null,
+      };
+    });
+  }
+
   /** A job as it stands (state, output), for the operator tools and the tests. */
   async job(name: string, id: string) {
+    await this.ready();
     const [found] = await this.started().findJobs(name, { id });
     return found ?? null;
   }
 
   /** The schedules as the database holds them. */
   async schedules() {
+    await this.ready();
     return this.started().getSchedules();
   }
 
   /** Stops taking jobs, lets the ones under way finish (up to `timeoutMs`), and disconnects. */
   async stop(timeoutMs = 10_000): Promise<void> {
+    await this.starting?.catch(() => {});
     const boss = this.boss;
     if (!boss) return;
     this.boss = undefined;
+    this.starting = undefined;
     this.working = false;
     await boss.stop({ graceful: true, timeout: timeoutMs });
   }
@@ -196,7 +268,7 @@ export class JobQueue {
   }
 
   private started(): PgBoss {
-    if (!this.boss) throw new Error('The job queue is not started');
+    if (!this.boss) throw new Error('The job queue is not started (JobQueue.ready before a transaction that queues)');
     return this.boss;
   }
 }

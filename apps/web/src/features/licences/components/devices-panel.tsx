@@ -2,6 +2,7 @@ import {
   type Device,
   describeAllowance,
   describeDevice,
+  describeIdleRule,
   formatDeviceDate,
   LOST_REPORT_NOTE_MAX_LENGTH,
   LOST_REPORT_REASONS,
@@ -177,6 +178,7 @@ export function DevicesPanel({
           )}
         </p>
       )}
+      {allowance && <p className="licence-panel__allowance">{describeIdleRule(allowance.IdleReleaseDays)}</p>}
     </Panel>
   );
 }

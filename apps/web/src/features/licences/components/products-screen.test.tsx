@@ -297,6 +297,7 @@ describe('devices panel', () => {
         DeactivationsLeft: 2,
         DeactivationsAllowed: 10,
         NextDeactivationReturns: `/Date(${Date.UTC(2027, 2, 3, 12)})/`,
+        IdleReleaseDays: 60,
       }),
       [LIST_PATH]: ok(
         licenceList({
@@ -321,6 +322,12 @@ describe('devices panel', () => {
     expect(within(second!).getByRole('rowheader').textContent).toBe('MacBook Pro');
     // The allowance in plain sight, read when the panel opens (ADR 0030).
     expect(await within(panel).findByText('2 of 10 deactivations left; the next returns on 3 Mar 2027')).toBeVisible();
+    // And the idle-seat rule (ADR 0052).
+    expect(
+      within(panel).getByText(
+        'A computer not seen for 60 days is signed out by itself, without using a deactivation; it gets its seat back when it checks in again, if one is free.',
+      ),
+    ).toBeVisible();
     expect(api.callsTo('GetDeactivationAllowance')[0]?.body).toEqual({ productName: 'SoundIDReference', silent: true });
   });
 
