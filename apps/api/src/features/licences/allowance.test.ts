@@ -6,7 +6,7 @@ import {
 } from '@soundid/contracts';
 import { and, eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { faultOf, signUpVerified } from '../../../test/accounts-flow';
+import { faultOf, PASSWORD, signUpVerified } from '../../../test/accounts-flow';
 import { createTestApp, type TestApp } from '../../../test/kit/test-app';
 import { devices } from '../../db/licences-schema';
 import { users } from '../../db/schema';
@@ -27,6 +27,11 @@ afterAll(() => t.close());
 
 const PRODUCT = 'SoundIDReference';
 const register = (key: string, token: string) => t.call('/api/accounts/RegisterKey', { key }, token);
+/** A proof of presence for the session (ADR 0040): a device deactivated from the portal asks for one. */
+const present = async (token: string) => {
+  const res = await t.call('/api/accounts/StepUp', { method: 'Password', password: PASSWORD }, token);
+  if (res.statusCode !== 200) throw new Error(res.body);
+};
 const deactivateApp = (token: string, machineId: string) =>
   t.call('/api/apps/DeactivateDevice', { productName: PRODUCT, machineId }, token);
 
@@ -139,6 +144,7 @@ describe('the deactivation allowance belongs to the key (ASVS 2.3.2)', () => {
     expect((await register(key, bob)).statusCode).toBe(200);
     await fillSeats(bob, 'bob-seat');
     const [first] = await activeDeviceIds(bob);
+    await present(bob);
     const refused = await getAction(t, `/api/actions/devices/${first}/deactivate`, bob);
     expect([refused.statusCode, faultOf(refused)]).toEqual([429, 'KeyRevokeOverLimit']);
     expect(faultOf(await deactivateApp(bob, 'bob-seat-1'))).toBe('KeyRevokeOverLimit');
@@ -185,6 +191,7 @@ describe('the deactivation allowance belongs to the key (ASVS 2.3.2)', () => {
     expect(cycles).toBe(Math.floor(DEVICE_DEACTIVATION_LIMIT / 3));
     expect(await activeDeviceIds(ann)).toHaveLength(3);
     const [last, ...others] = await activeDeviceIds(ann);
+    await present(ann);
     expect((await getAction(t, `/api/actions/devices/${last}/deactivate`, ann)).statusCode).toBe(200);
     expect(faultOf(await getAction(t, `/api/actions/devices/${others[0]}/deactivate`, ann))).toBe('KeyRevokeOverLimit');
     expect(await releasesOf(email)).toBe(DEVICE_DEACTIVATION_LIMIT);
@@ -208,6 +215,7 @@ describe('remove, register again and deactivate at once (ASVS 2.3.4)', () => {
       const url = await removeUrl(ann);
 
       t.clock.advanceMinutes(1);
+      await present(ann);
       const results = await Promise.all([
         getAction(t, url, ann),
         register(key, ann),
@@ -229,6 +237,7 @@ describe('remove, register again and deactivate at once (ASVS 2.3.4)', () => {
       t.clock.advanceMinutes(1);
       await activate(t, holder, PRODUCT, `race${round}-last`);
       const [device] = await activeDeviceIds(holder);
+      await present(holder);
       const over = await getAction(t, `/api/actions/devices/${device}/deactivate`, holder);
       expect(faultOf(over), `round ${round}, ${holder === bob ? 'Bob' : 'Ann'}`).toBe('KeyRevokeOverLimit');
     }

@@ -1,6 +1,6 @@
-import { DEVICE_DEACTIVATION_LIMIT, parseDotNetDate } from '@soundid/contracts';
+import { DEVICE_DEACTIVATION_LIMIT, parseDotNetDate, STEP_UP_WINDOW_MINUTES } from '@soundid/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { faultOf, signUpVerified } from '../../../test/accounts-flow';
+import { faultOf, PASSWORD, signUpVerified } from '../../../test/accounts-flow';
 import { createTestApp, type TestApp } from '../../../test/kit/test-app';
 import { activate, adminCall, DAY_HOURS, getAction, licenceList, ownKey, signIn } from './test-helpers';
 
@@ -14,6 +14,30 @@ const check = (token: string, productName: string, machineId: string) =>
   t.call('/api/apps/CheckLicense', { productName, machineId }, token);
 const deactivateApp = (token: string, productName: string, machineId: string) =>
   t.call('/api/apps/DeactivateDevice', { productName, machineId }, token);
+
+describe('deactivation from the portal', () => {
+  it('asks for a step-up once the proof of presence is older than the window; after one, the seat is freed (ADR 0040, ASVS 7.5.3)', async () => {
+    const email = 'remote.stepup@example.com';
+    const first = await signUpVerified(t, email);
+    await ownKey(t, first, 'sid-reference');
+    const deviceId = (await activate(t, first, 'SoundIDReference', 'remote-1', 'Far away')).json().Result.DeviceId;
+    // A sign-in with the password proves presence for STEP_UP_WINDOW_MINUTES; past it, none.
+    const token = await signIn(t, email);
+    t.clock.advanceMinutes(STEP_UP_WINDOW_MINUTES + 1);
+    const refused = await getAction(t, `/api/actions/devices/${deviceId}/deactivate`, token);
+    expect([refused.statusCode, faultOf(refused)]).toEqual([403, 'StepUpRequired']);
+    expect((await licenceList(t, token)).ReferenceProducts.Products[0].InstancesUsed).toBe(1);
+    expect((await t.call('/api/accounts/StepUp', { method: 'Password', password: PASSWORD }, token)).statusCode).toBe(
+      200,
+    );
+    expect((await getAction(t, `/api/actions/devices/${deviceId}/deactivate`, token)).statusCode).toBe(200);
+    expect((await licenceList(t, token)).ReferenceProducts.Products[0].InstancesUsed).toBe(0);
+    // The app deactivating its own machine needs none: it is the machine.
+    expect((await activate(t, token, 'SoundIDReference', 'remote-2')).statusCode).toBe(200);
+    t.clock.advanceMinutes(STEP_UP_WINDOW_MINUTES + 1);
+    expect((await deactivateApp(token, 'SoundIDReference', 'remote-2')).statusCode).toBe(200);
+  });
+});
 
 describe('desktop-app activation', () => {
   it('activates up to InstancesMax devices, the same machine once, and checks and deactivates', async () => {

@@ -14,7 +14,7 @@ import type { Clock, Random } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
 import type { AuditTrail } from '../operators/audit-trail';
 import type { OperatorGuard } from '../operators/operator-guard';
-import { actionRoutes } from './actions';
+import { actionRoutes, type StepUpGate } from './actions';
 import { licenceAdminRoutes } from './admin-routes';
 import { appLicenceRoutes } from './app-routes';
 import type { LicenceList } from './licence-list';
@@ -35,8 +35,7 @@ export interface LicenceRoutesOptions {
   guard: OperatorGuard;
   audit: AuditTrail;
   lostMachines: LostMachines;
-  /** Asks for a proof of presence (ADR 0040) before what matters: StepUpRequired until there is one. */
-  stepUp: { require(subject: { sessionId: string; user: typeof users.$inferSelect }): Promise<void> };
+  stepUp: StepUpGate;
 }
 
 /** The licences area: the portal's calls, the action URLs, the desktop-app calls and the operator API. */
@@ -183,7 +182,7 @@ export const licenceRoutes: FastifyPluginAsyncZod<LicenceRoutesOptions> = async 
     ok(offlineSigner().publicKey()),
   );
 
-  await app.register(actionRoutes, { licences });
+  await app.register(actionRoutes, { licences, stepUp });
   await app.register(appLicenceRoutes, { licences });
   await app.register(licenceAdminRoutes, { licences, lostMachines, db, random, guard, audit });
 };
