@@ -9,7 +9,6 @@ import {
 } from '@soundid/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Database } from '../../db/client';
-import type { users } from '../../db/schema';
 import type { Clock, Random } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
 import type { AuditTrail } from '../operators/audit-trail';
