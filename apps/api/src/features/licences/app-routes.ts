@@ -16,8 +16,15 @@ export const appLicenceRoutes: FastifyPluginAsyncZod<{ licences: LicenceService 
     return { Success: true as const, Result: await licences.deactivateMachine(auth.userId, productName, machineId) };
   });
 
+  /** The apps' hot path: the session check and the licence check in one statement (ADR 0049). */
   app.post('/api/apps/CheckLicense', { schema: callSchemas.CheckLicense }, async (request) => {
-    const auth = await app.requireSession(request);
-    return { Success: true as const, Result: await licences.checkLicense(auth.userId, request.body) };
+    const read = licences.checkLicenseRead(request.body);
+    if (!read) {
+      // An unknown product: the session is checked first, then ProductNotFound.
+      const auth = await app.requireSession(request);
+      return { Success: true as const, Result: await licences.checkLicense(auth.userId, request.body) };
+    }
+    const { userId, row } = await app.requireSessionWith(request, read);
+    return { Success: true as const, Result: await licences.checkLicenseFrom(userId, request.body, row) };
   });
 };

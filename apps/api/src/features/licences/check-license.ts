@@ -1,9 +1,11 @@
 import { DEVICE_SEEN_PRECISION_MINUTES } from '@soundid/contracts';
-import { type AnyColumn, and, count, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { type AnyColumn, and, count, eq, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { devices, licences, licenseKeys, lostMachines } from '../../db/licences-schema';
+import { sessions } from '../../db/schema';
 import { tokenLots } from '../../db/voice-ai-schema';
 import { addMinutes } from '../../lib/clock';
+import { sessionParams, sessionStateFields } from '../accounts/sessions';
 import { spendableLotsOf } from '../tokens/ledger';
 import { standingReport } from './lost-machines';
 
@@ -28,7 +30,8 @@ const changed = (column: AnyColumn, name: string) =>
  * before it, which the write does not change (the device's id and the active count).
  * The token balance is read only for a product paid with tokens (`paysWithTokens`).
  */
-export const checkLicenseQuery = (db: Database) => {
+/** The check's CTE and columns; `live` guards the seen write (the session-scoped read's session). */
+const checkParts = (db: Database, live?: SQL) => {
   const seen = db.$with('seen').as(
     db
       .update(devices)
@@ -48,14 +51,15 @@ export const checkLicenseQuery = (db: Database) => {
             changed(devices.appVersion, 'appVersion'),
             changed(devices.os, 'os'),
           ),
+          live,
         ),
       )
       .returning({ id: devices.id }),
   );
   const active = and(eq(devices.licenceId, licenceId), isNull(devices.deactivatedAt));
-  return db
-    .with(seen)
-    .select({
+  return {
+    seen,
+    fields: {
       trialEndsAt: sql<
         Date | string | null
       >`(select ${licences.trialEndsAt} from ${licences} where ${licences.userId} = ${userId} and ${licences.productCode} = ${productCode})`,
@@ -77,12 +81,37 @@ export const checkLicenseQuery = (db: Database) => {
         .select({ total: sql`coalesce(sum(${tokenLots.remaining}), 0)` })
         .from(tokenLots)
         .where(spendableLotsOf(userId, sql.placeholder('now')))}) end`,
-    })
-    .from(sql`(select 1) as one`)
-    .prepare('check_license');
+    },
+  };
+};
+
+export const checkLicenseQuery = (db: Database) => {
+  const { seen, fields } = checkParts(db);
+  return db.with(seen).select(fields).from(sql`(select 1) as one`).prepare('check_license');
 };
 
 export type CheckLicenseQuery = ReturnType<typeof checkLicenseQuery>;
+
+/**
+ * The same check with the session row of the caller's token, for `requireSessionWith`: the
+ * session check and the licence check in one round trip, as the licence list does
+ * (docs/decisions/0018-signed-in-reads-and-scale-benchmarks.md). The session is checked in code
+ * once the row is read; the seen write happens only for a session that is not revoked or past its
+ * lifetime, so a dead token never keeps a machine seen (ADR 0052 reads that time).
+ */
+export const checkLicenseSessionQuery = (db: Database) => {
+  const live = sql`exists (select 1 from ${sessions} where ${sessions.id} = ${sessionParams.sid} and ${sessions.userId} = ${sessionParams.sub} and ${sessions.revokedAt} is null and ${sessions.expiresAt} > ${sql.placeholder('now')}::timestamptz)`;
+  const { seen, fields } = checkParts(db, live);
+  return db
+    .with(seen)
+    .select({ ...sessionStateFields, ...fields })
+    .from(sessions)
+    .where(and(eq(sessions.id, sessionParams.sid), eq(sessions.userId, sessionParams.sub)))
+    .prepare('check_license_session');
+};
+
+export type CheckLicenseSessionQuery = ReturnType<typeof checkLicenseSessionQuery>;
+export type CheckLicenseRow = Awaited<ReturnType<CheckLicenseQuery['execute']>>[number];
 
 /** The parameters of one check: `seenBefore` is how stale a last-seen time may be before it is written again. */
 export function checkLicenseParams(input: {

@@ -90,6 +90,37 @@ describe('devices seen', () => {
     expect(await deviceOf('seen-0002', email)).toMatchObject({ lastSeen: activatedAt, AppVersion: null });
   });
 
+  it('one statement checks the session and the licence: a signed-out token is refused and keeps no machine seen (ASVS 7.4.1)', async () => {
+    const email = 'seen.revoked@example.com';
+    const token = await signUpVerified(t, email);
+    await ownKey(t, token, 'sid-reference');
+    const activated = await activate(token, 'seen-revoked', { appVersion: '5.12.1' });
+    ids.set('seen-revoked', activated.json().Result.DeviceId);
+    const seenAt = t.clock.now();
+    const app = await signIn(t, email);
+    expect((await t.call('/api/accounts/Logout', {}, app)).statusCode).toBe(200);
+    t.clock.advanceMinutes(DEVICE_SEEN_PRECISION_MINUTES + 1);
+    const refused = await check(app, 'seen-revoked', { appVersion: '5.13.0' });
+    expect([refused.statusCode, faultOf(refused)]).toEqual([401, 'UserAuthenticationFailed']);
+    expect(await deviceOf('seen-revoked', email)).toMatchObject({ lastSeen: seenAt, AppVersion: '5.12.1' });
+    // A live session's check writes it, and an unknown product is still refused after the session check.
+    const live = await signIn(t, email);
+    expect((await check(live, 'seen-revoked')).json().Result).toMatchObject({ Licensed: true });
+    expect((await deviceOf('seen-revoked', email)).lastSeen).toEqual(t.clock.now());
+    const unknown = await t.call(
+      '/api/apps/CheckLicense',
+      { productName: 'NoSuchProduct', machineId: 'seen-revoked' },
+      live,
+    );
+    expect(faultOf(unknown)).toBe('ProductNotFound');
+    const unknownSignedOut = await t.call(
+      '/api/apps/CheckLicense',
+      { productName: 'NoSuchProduct', machineId: 'x1234' },
+      app,
+    );
+    expect(faultOf(unknownSignedOut)).toBe('UserAuthenticationFailed');
+  });
+
   it('refuses a malformed version or OS with a clear fault and records nothing', async () => {
     const email = 'seen.bad@example.com';
     const token = await signUpVerified(t, email);

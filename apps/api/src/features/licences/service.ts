@@ -36,6 +36,7 @@ import {
 import { users } from '../../db/schema';
 import { addDays, type Clock, type Random } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
+import type { SessionRowState, SessionScopedRead } from '../accounts/sessions';
 import { isUniqueViolation } from '../accounts/users-repo';
 import type { TokenLedger } from '../tokens/ledger';
 import {
@@ -47,7 +48,14 @@ import {
   type ProductKind,
   productByCode,
 } from './catalogue';
-import { type CheckLicenseQuery, checkLicenseParams, checkLicenseQuery } from './check-license';
+import {
+  type CheckLicenseQuery,
+  type CheckLicenseRow,
+  type CheckLicenseSessionQuery,
+  checkLicenseParams,
+  checkLicenseQuery,
+  checkLicenseSessionQuery,
+} from './check-license';
 import { newLicenseKey, normalizeCode } from './codes';
 import type { Deeplinks } from './deeplinks';
 import { isReportedLost } from './lost-machines';
@@ -139,10 +147,12 @@ export class LicenceService {
   readonly deeplinks: Deeplinks;
   private readonly ledger: TokenLedger;
   private readonly checkQuery: CheckLicenseQuery;
+  private readonly checkSessionQuery: CheckLicenseSessionQuery;
   constructor(private readonly deps: LicenceServiceDeps) {
     this.deeplinks = deps.deeplinks;
     this.ledger = deps.ledger;
     this.checkQuery = checkLicenseQuery(deps.db);
+    this.checkSessionQuery = checkLicenseSessionQuery(deps.db);
   }
 
   private get db() {
@@ -690,15 +700,50 @@ export class LicenceService {
   async checkLicense(userId: string, check: MachineCheck): Promise<CheckLicenseResult> {
     const product = this.activatableProduct(check.productName);
     const now = this.now();
-    const [row] = await this.checkQuery.execute(
-      checkLicenseParams({
-        ...check,
-        userId,
-        productCode: product.code,
-        paysWithTokens: Boolean(product.paysWithTokens),
-        now,
-      }),
-    );
+    const [row] = await this.checkQuery.execute(this.checkParams(userId, product, check, now));
+    return this.checkResult(userId, product, check, row, now);
+  }
+
+  /**
+   * CheckLicense's session-scoped read (for `requireSessionWith`): the session row and the check
+   * in one statement (check-license.ts). Then `checkLicenseFrom` answers from the row.
+   */
+  checkLicenseRead(check: MachineCheck): SessionScopedRead<SessionRowState & CheckLicenseRow> | undefined {
+    // Not a product the apps activate: undefined, and the caller checks the session first, as before.
+    const product = findProduct(check.productName);
+    if (!product || !isActivatable(product)) return undefined;
+    return async ({ sid, sub }) => {
+      const [row] = await this.checkSessionQuery.execute({
+        ...this.checkParams(sub, product, check, this.now()),
+        sid,
+        sub,
+      });
+      return row;
+    };
+  }
+
+  /** The answer from the row `checkLicenseRead` read, once its session proved live. */
+  async checkLicenseFrom(userId: string, check: MachineCheck, row: CheckLicenseRow): Promise<CheckLicenseResult> {
+    return this.checkResult(userId, this.activatableProduct(check.productName), check, row, this.now());
+  }
+
+  private checkParams(userId: string, product: Product, check: MachineCheck, now: Date) {
+    return checkLicenseParams({
+      ...check,
+      userId,
+      productCode: product.code,
+      paysWithTokens: Boolean(product.paysWithTokens),
+      now,
+    });
+  }
+
+  private async checkResult(
+    userId: string,
+    product: Product,
+    check: MachineCheck,
+    row: CheckLicenseRow | undefined,
+    now: Date,
+  ): Promise<CheckLicenseResult> {
     if (row?.lost) throw new Fault('DeviceReportedLost');
     const tokenBalance = product.paysWithTokens ? Number(row?.tokenBalance ?? 0) : null;
     const trialEndsAt = row?.trialEndsAt ? new Date(row.trialEndsAt) : null;
