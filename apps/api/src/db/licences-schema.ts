@@ -130,7 +130,7 @@ export const devices = pgTable(
     index('devices_name_search_idx').on(sql`lower(${t.name})`, t.userId),
     index('devices_machine_search_idx').on(t.machineId, t.userId),
     /** The idle-seat sweep reads only the seats due (docs/decisions/0052-idle-seats.md). */
-    index('devices_idle_idx').on(t.lastSeenAt).where(sql`${t.deactivatedAt} is null and ${t.method} = 'online'`),
+    index('devices_idle_idx').on(t.lastSeenAt, t.id).where(sql`${t.deactivatedAt} is null and ${t.method} = 'online'`),
   ],
 );
 

@@ -1,1 +1,1 @@
-CREATE INDEX "devices_idle_idx" ON "devices" USING btree ("last_seen_at") WHERE "devices"."deactivated_at" is null and "devices"."method" = 'online';
+CREATE INDEX "devices_idle_idx" ON "devices" USING btree ("last_seen_at","id") WHERE "devices"."deactivated_at" is null and "devices"."method" = 'online';
