@@ -50,6 +50,9 @@ describe.runIf(runs)('one service process per DATA_DIR (embedded database)', () 
     DATA_DIR: dataDir,
     ADMIN_TOKEN: ADMIN,
     SESSION_SECRET,
+    // No job workers (ADR 0051): their polling writes to the directory now and then, and the
+    // test proves that a refused start writes nothing there.
+    JOB_WORKERS: 'false',
     ...extra,
   });
   const lockFile = path.join(dataDir, LOCK_FILE_NAME);
