@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { EMAIL_CHANGE_FREEZE_HOURS, SERVICE_BUSY_RETRY_AFTER_SECONDS } from './constants';
 import type { faultSchema } from './fault-schema';
 import { ExceptionType, type FaultSpec, faultTable } from './fault-table';
+import { licenceMessages } from './licence-messages';
 import { LICENCE_TRANSFER_INTERVAL_DAYS, LOST_REPORTS_PER_LICENCE } from './licence-rules';
 import { messages } from './messages';
 
@@ -337,7 +338,7 @@ export const faults = {
   LicenceTransferExpired: {
     status: 409,
     type: B,
-    message: 'This offer has expired. Ask the sender to pass the license on again.',
+    message: licenceMessages.licenceTransferExpired,
   },
   // ExceptionVariables: Email (the addressed one, masked).
   LicenceTransferWrongAccount: {

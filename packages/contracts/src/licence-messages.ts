@@ -20,6 +20,7 @@ export const licenceMessages = {
   licenceTransferStarted: (email: string) =>
     `We emailed ${email} a link to accept this license. The offer is valid for ${LICENCE_TRANSFER_OFFER_DAYS} days; until then you can cancel it.`,
   licenceTransferCancelled: 'The offer was cancelled: the license stays with you.',
+  licenceTransferExpired: 'This offer has expired. Ask the sender to pass the license on again.',
   licenceTransferAccepted: (displayName: string) => `${displayName} is now in your account.`,
   upgradeSuccessful: 'Upgrade successful!',
   upgradeError: 'Upgrade error.',
