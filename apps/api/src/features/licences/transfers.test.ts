@@ -209,9 +209,16 @@ describe('passing a licence on', () => {
     expect(await keyOwner(from.keys[0] as string)).toBe('pass.who@example.com');
     expect(faultOf(await accept(stranger, 'no-such-link-token'))).toBe('LicenceTransferNotFound');
 
+    // The right address, not (or no longer) verified: refused until it is: the address is the proof of who may accept.
+    const recipient = await signUpVerified(t, to);
+    await t.database.db.execute(sql`update users set email_verified_at = null where email = ${to}`);
+    const unverified = await accept(recipient, link);
+    expect([unverified.statusCode, faultOf(unverified)]).toEqual([403, 'TransferFailedUserEmailNotVerified']);
+    expect(await keyOwner(from.keys[0] as string)).toBe('pass.who@example.com');
+    await t.database.db.execute(sql`update users set email_verified_at = now() where email = ${to}`);
+
     const cancelled = await cancel(from.token, transferId);
     expect(cancelled.json().Result.Message).toBe('The offer was cancelled: the license stays with you.');
-    const recipient = await signUpVerified(t, to);
     const late = await accept(recipient, link);
     expect([late.statusCode, faultOf(late)]).toEqual([409, 'LicenceTransferNotPending']);
     expect(faultOf(await cancel(from.token, transferId))).toBe('LicenceTransferNotPending');
