@@ -8,7 +8,16 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, freshSession, signUpVerified } from '../../../test/accounts-flow';
 import { createTestApp, type TestApp } from '../../../test/kit/test-app';
-import { activate, DAY_HOURS, getAction, issueUpgradeCode, licenceList, ownKey, signIn } from './test-helpers';
+import {
+  activate,
+  adminCall,
+  DAY_HOURS,
+  getAction,
+  issueUpgradeCode,
+  licenceList,
+  ownKey,
+  signIn,
+} from './test-helpers';
 
 /**
  * Passing a licence on (docs/decisions/0054-licence-transfer.md): the owner's offer, the
@@ -198,6 +207,11 @@ describe('passing a licence on', () => {
     const from = await owner('pass.who@example.com');
     const to = 'pass.who.to@example.com';
     const { transferId, link } = await offer(from.token, from.keys[0] as string, to);
+    // Support sees the open offer on the customer page (ADR 0044).
+    const page = (await adminCall(t, '/api/admin/user?email=pass.who@example.com')).json().Result;
+    expect(page.Licences[0].PendingTransfers).toEqual([
+      expect.objectContaining({ KeyEnding: (from.keys[0] as string).slice(-6), ToEmail: to }),
+    ]);
     const stranger = await signUpVerified(t, 'pass.who.stranger@example.com');
     const wrong = await accept(stranger, link);
     expect([wrong.statusCode, faultOf(wrong)]).toEqual([403, 'LicenceTransferWrongAccount']);
