@@ -203,7 +203,15 @@ export function createServices(options: ServiceOptions): Services {
   const deeplinks = new Deeplinks(config.appLoginScheme);
   const licences = new LicenceService({ db, clock, random, deeplinks, ledger });
   const lostMachines = new LostMachines({ db, clock });
-  const licenceTransfers = new LicenceTransfers({ db, clock, random, mailer, publicUrl: config.publicUrl, licences });
+  const licenceTransfers = new LicenceTransfers({
+    db,
+    clock,
+    random,
+    mailer,
+    abuse,
+    publicUrl: config.publicUrl,
+    licences,
+  });
   const jobs = new JobQueue({ connection: database.jobQueueConnection, log });
   const idleSeats = new IdleSeats({
     db,

@@ -6,7 +6,7 @@ import {
 } from '@soundid/contracts';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { faultOf, freshSession, signUpVerified } from '../../../test/accounts-flow';
+import { faultOf, freshSession, PASSWORD, signUpVerified } from '../../../test/accounts-flow';
 import { createTestApp, type TestApp } from '../../../test/kit/test-app';
 import {
   activate,
@@ -276,6 +276,32 @@ describe('passing a licence on', () => {
     expect((await start(await signIn(t, to), from.keys[0] as string, 'pass.often.next@example.com')).statusCode).toBe(
       200,
     );
+  });
+});
+
+describe('offers are mails to any address (ASVS 2.4.1)', () => {
+  it("count toward the recipient's mailbox allowance: over it, no offer is made", async () => {
+    const limited = await createTestApp({ MAIL_LIMIT_PER_MAILBOX: '2' });
+    try {
+      await limited.call('/api/accounts/register', { email: 'pass.box@example.com', password: PASSWORD });
+      await limited.call('/api/accounts/VerifyEmail', { token: await limited.lastLinkToken('pass.box@example.com') });
+      const token = await signIn(limited, 'pass.box@example.com');
+      const key = await ownKey(limited, token, 'sid-reference');
+      const to = 'pass.box.to@example.com';
+      for (let i = 0; i < 2; i++) {
+        const made = await limited.call('/api/licenses/StartLicenceTransfer', { key, email: to }, token);
+        const id = made.json().Result.TransferId;
+        expect((await limited.call('/api/licenses/CancelLicenceTransfer', { transferId: id }, token)).statusCode).toBe(
+          200,
+        );
+      }
+      const over = await limited.call('/api/licenses/StartLicenceTransfer', { key, email: to }, token);
+      expect([over.statusCode, faultOf(over)]).toEqual([429, 'AttemptOverLimitMailbox']);
+      expect(await limited.mailsTo(to)).toHaveLength(2);
+      expect((await licenceList(limited, token)).ReferenceProducts.Products[0].LicenseKeys[0].Transfer).toBeUndefined();
+    } finally {
+      await limited.close();
+    }
   });
 });
 

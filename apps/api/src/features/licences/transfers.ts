@@ -15,6 +15,7 @@ import { users } from '../../db/schema';
 import { addDays, type Clock, type Random } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
 import { hashToken, newOpaqueToken } from '../../lib/secrets';
+import type { AbuseLimits } from '../accounts/abuse-limits';
 import { isUniqueViolation, normalizeEmail, type UserRow } from '../accounts/users-repo';
 import type { Mailer } from '../mail/mailer';
 import { isActivatable, productByCode } from './catalogue';
@@ -26,6 +27,8 @@ export interface LicenceTransfersDeps {
   clock: Clock;
   random: Random;
   mailer: Mailer;
+  /** The recipient's mailbox allowance (ADR 0031): an offer is a mail to any address. */
+  abuse: Pick<AbuseLimits, 'mailTo'>;
   publicUrl: string;
   licences: LicenceService;
 }
@@ -73,6 +76,8 @@ export class LicenceTransfers {
     const toEmail = normalizeEmail(emailInput);
     const now = this.now();
     const token = newOpaqueToken(random);
+    // Counted before anything is made, as every mail to an address (ADR 0031).
+    await this.deps.abuse.mailTo(toEmail);
     const offer = await db
       .transaction(async (tx) => {
         const owned = await licences.resolveOwnedKey(tx, owner.id, keyInput);
