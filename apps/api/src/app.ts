@@ -174,6 +174,7 @@ export async function composeApp(options: AppOptions): Promise<{ app: FastifyIns
     guard,
     audit,
     lostMachines: services.lostMachines,
+    transfers: services.licenceTransfers,
     stepUp,
   });
   // Releases: the download center, and the operator's uploads (ADR 0046)

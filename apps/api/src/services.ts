@@ -23,6 +23,7 @@ import { LostMachines } from './features/licences/lost-machines';
 import { loadOfflineSigner, type OfflineLicenseSigner } from './features/licences/offline';
 import { chargeActivationsOfDeletedCustomer } from './features/licences/repo';
 import { LicenceService } from './features/licences/service';
+import { LicenceTransfers } from './features/licences/transfers';
 import { MailLog } from './features/mail/mail-log';
 import { createMailer, type Mailer } from './features/mail/mailer';
 import { type PublicConfig, publicConfigOf } from './features/meta/public-config';
@@ -91,6 +92,8 @@ export interface Services {
   licences: LicenceService;
   /** Machines reported lost or stolen (ADR 0050). */
   lostMachines: LostMachines;
+  /** Licences passed on by their owners (ADR 0054). */
+  licenceTransfers: LicenceTransfers;
   /** Seats released after their product's idle days unseen (ADR 0052). */
   idleSeats: IdleSeats;
   /**
@@ -200,6 +203,15 @@ export function createServices(options: ServiceOptions): Services {
   const deeplinks = new Deeplinks(config.appLoginScheme);
   const licences = new LicenceService({ db, clock, random, deeplinks, ledger });
   const lostMachines = new LostMachines({ db, clock });
+  const licenceTransfers = new LicenceTransfers({
+    db,
+    clock,
+    random,
+    mailer,
+    abuse,
+    publicUrl: config.publicUrl,
+    licences,
+  });
   const jobs = new JobQueue({ connection: database.jobQueueConnection, log });
   const idleSeats = new IdleSeats({
     db,
@@ -305,6 +317,7 @@ export function createServices(options: ServiceOptions): Services {
     deeplinks,
     licences,
     lostMachines,
+    licenceTransfers,
     idleSeats,
     jobs,
     licenceList,

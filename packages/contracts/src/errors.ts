@@ -3,7 +3,8 @@ import type { z } from 'zod';
 import { EMAIL_CHANGE_FREEZE_HOURS, SERVICE_BUSY_RETRY_AFTER_SECONDS } from './constants';
 import type { faultSchema } from './fault-schema';
 import { ExceptionType, type FaultSpec, faultTable } from './fault-table';
-import { LOST_REPORTS_PER_LICENCE } from './licence-rules';
+import { licenceMessages } from './licence-messages';
+import { LICENCE_TRANSFER_INTERVAL_DAYS, LOST_REPORTS_PER_LICENCE } from './licence-rules';
 import { messages } from './messages';
 
 const B = ExceptionType.Business;
@@ -301,6 +302,49 @@ export const faults = {
     status: 409,
     type: B,
     message: `You have already reported ${LOST_REPORTS_PER_LICENCE} devices of this license lost or stolen this year. Please contact support to free another.`,
+  },
+  // Passing a licence on (docs/decisions/0054-licence-transfer.md). A refused call changes nothing.
+  LicenceTransferToSelf: {
+    status: 409,
+    type: B,
+    message: 'This license key is already in the account with that email address.',
+  },
+  LicenceTransferPending: {
+    status: 409,
+    type: B,
+    message: 'This license key already has an offer waiting for its recipient. Cancel it to send another.',
+  },
+  // ExceptionVariables: NextTransferAt (`/Date(ms)/`).
+  LicenceTransferTooSoon: {
+    status: 409,
+    type: B,
+    message: `A license key can be passed on once in ${LICENCE_TRANSFER_INTERVAL_DAYS} days.`,
+  },
+  LicenceTransferKeyUpgraded: {
+    status: 409,
+    type: B,
+    message: 'This license key was traded in for an upgrade, so it cannot be passed on.',
+  },
+  LicenceTransferNotFound: {
+    status: 404,
+    type: B,
+    message: 'This offer was not found. Please check the link in your email.',
+  },
+  LicenceTransferNotPending: {
+    status: 409,
+    type: B,
+    message: 'This offer was already accepted or cancelled.',
+  },
+  LicenceTransferExpired: {
+    status: 409,
+    type: B,
+    message: licenceMessages.licenceTransferExpired,
+  },
+  // ExceptionVariables: Email (the addressed one, masked).
+  LicenceTransferWrongAccount: {
+    status: 403,
+    type: B,
+    message: 'This offer was sent to another email address. Sign in with that address to accept it.',
   },
   SeatLimitReached: {
     status: 409,

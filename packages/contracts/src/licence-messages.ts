@@ -1,5 +1,6 @@
 import { REFERENCE_TRIAL_DAYS } from './constants';
 import { faultTable } from './fault-table';
+import { LICENCE_TRANSFER_OFFER_DAYS } from './licence-rules';
 
 // A module of its own: the screens that use these load it with them, and /login does not (ADR 0020).
 // ── Licenses & Devices (docs/requirements.md §2, docs/requirements.md §8), word for word ──────────
@@ -15,6 +16,12 @@ export const licenceMessages = {
   deviceDeactivatedOffline: (deviceName: string) =>
     `${deviceName || UNNAMED_DEVICE} was deactivated: its seat is free, and no deactivation was used.`,
   licenseRemoved: 'License removed successfully.',
+  /** Passing a licence on (docs/decisions/0054-licence-transfer.md). */
+  licenceTransferStarted: (email: string) =>
+    `We emailed ${email} a link to accept this license. The offer is valid for ${LICENCE_TRANSFER_OFFER_DAYS} days; until then you can cancel it.`,
+  licenceTransferCancelled: 'The offer was cancelled: the license stays with you.',
+  licenceTransferExpired: 'This offer has expired. Ask the sender to pass the license on again.',
+  licenceTransferAccepted: (displayName: string) => `${displayName} is now in your account.`,
   upgradeSuccessful: 'Upgrade successful!',
   upgradeError: 'Upgrade error.',
   upgradeIncompatibleTitle: faultTable.UpgradeCodeIncompatibility.message,

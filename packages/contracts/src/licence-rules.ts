@@ -68,6 +68,18 @@ export type LostReportReason = (typeof LOST_REPORT_REASONS)[number];
 export const LOST_REPORT_NOTE_MAX_LENGTH = 500;
 
 /**
+ * Passing a licence on (docs/decisions/0054-licence-transfer.md): the owner offers a key to an
+ * e-mail address; the offer holds LICENCE_TRANSFER_OFFER_DAYS, and a key is passed on at most once
+ * in LICENCE_TRANSFER_INTERVAL_DAYS (counted from the last accepted offer).
+ */
+export const LICENCE_TRANSFER_OFFER_DAYS = 7;
+export const LICENCE_TRANSFER_INTERVAL_DAYS = 90;
+export const LICENCE_TRANSFER_STATES = ['pending', 'accepted', 'cancelled', 'expired'] as const;
+export type LicenceTransferState = (typeof LICENCE_TRANSFER_STATES)[number];
+/** The portal page of an offer's mailed link: `${LICENCE_TRANSFER_PATH}/<token>`. */
+export const LICENCE_TRANSFER_PATH = '/license-transfer';
+
+/**
  * Idle seats (docs/decisions/0052-idle-seats.md): an activation whose app has not been seen for this
  * many days is released without spending the deactivation allowance, unless the product's
  * catalogue entry says otherwise. The machine, should it call again, gets a seat back if one is free.

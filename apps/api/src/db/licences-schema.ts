@@ -1,3 +1,4 @@
+import type { LicenceTransferState } from '@soundid/contracts';
 import { sql } from 'drizzle-orm';
 import { check, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './schema';
@@ -74,6 +75,7 @@ export const licences = pgTable(
 /** 'lost': reported lost or stolen by the customer (ADR 0050), outside the allowance. */
 /** 'idle': released after the product's idle days unseen (ADR 0052), outside the allowance. */
 /** 'offline': the app removed its offline licence file and proved it with an .swdeactivate file (ADR 0053), outside the allowance. */
+/** 'transferred': the owner passed the key on and the seats left could not hold these (ADR 0054), outside the allowance. */
 export const DEACTIVATION_CAUSES = [
   'customer',
   'app',
@@ -83,6 +85,7 @@ export const DEACTIVATION_CAUSES = [
   'lost',
   'idle',
   'offline',
+  'transferred',
 ] as const;
 export type DeactivationCause = (typeof DEACTIVATION_CAUSES)[number];
 export const COUNTED_DEACTIVATION_CAUSES = ['customer', 'app', 'key-removed'] as const satisfies DeactivationCause[];
@@ -190,6 +193,44 @@ export const keyDeactivations = pgTable(
     index('key_deactivations_key_idx').on(t.keyId, t.deactivatedAt),
   ],
 );
+
+/**
+ * An offer to pass a key on (docs/decisions/0054-licence-transfer.md): from its owner to an
+ * e-mail address, by a mailed link whose token is kept only as its hash. One pending offer per
+ * key (the partial unique index); accept and cancel lock this row first, so exactly one wins. A
+ * pending offer past expires_at is expired: read so, and written so when the key is offered again.
+ */
+export const licenceTransfers = pgTable(
+  'licence_transfers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    keyId: uuid('key_id')
+      .notNull()
+      .references(() => licenseKeys.id, { onDelete: 'cascade' }),
+    fromUserId: uuid('from_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Normalised (trimmed, lower case), as users.email. */
+    toEmail: text('to_email').notNull(),
+    /** The account that accepted it. */
+    toUserId: uuid('to_user_id').references(() => users.id, { onDelete: 'set null' }),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: ts('created_at').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    state: text('state').$type<LicenceTransferState>().notNull().default('pending'),
+    /** When it was accepted, cancelled or written expired. */
+    resolvedAt: ts('resolved_at'),
+  },
+  (t) => [
+    uniqueIndex('licence_transfers_token_key').on(t.tokenHash),
+    uniqueIndex('licence_transfers_pending_key').on(t.keyId).where(sql`${t.state} = 'pending'`),
+    index('licence_transfers_key_idx').on(t.keyId, t.resolvedAt),
+    index('licence_transfers_from_idx').on(t.fromUserId),
+    index('licence_transfers_to_idx').on(t.toUserId),
+    check('licence_transfers_state', sql`${t.state} in ('pending', 'accepted', 'cancelled', 'expired')`),
+  ],
+);
+export type LicenceTransferRow = typeof licenceTransfers.$inferSelect;
 
 /** An upgrade code: used once, on a key of one of its source products, for its target product. */
 export const upgradeCodes = pgTable(

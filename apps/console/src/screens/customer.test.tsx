@@ -23,6 +23,9 @@ describe('the customer page', () => {
     expect(within(devices).getByRole('rowheader', { name: 'Studio iMac' })).toBeInTheDocument();
     expect(within(devices).getByText(/^Deactivated .* \(customer\)$/)).toBeInTheDocument();
     expect(screen.getByText('5 of 5')).toBeInTheDocument();
+    // An offer to pass a key on, still open (ADR 0054).
+    expect(screen.getByText('Offered …ABC123')).toBeInTheDocument();
+    expect(screen.getByText(/^to bea@example\.com on .*, until /)).toBeInTheDocument();
     // When each app last checked in, with what it said of itself (ADR 0049); a lost report and whether it stands (ADR 0050).
     const imac = within(devices).getByRole('rowheader', { name: 'Studio iMac' }).closest('tr') as HTMLElement;
     expect(imac).toHaveTextContent(/\(5\.12\.1, macOS 14\.5\)/);

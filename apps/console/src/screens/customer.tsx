@@ -126,6 +126,11 @@ function CustomerPage({ page, report }: { page: Page; report: Report }) {
                 ['Registered', formatTime(licence.RegisteredAt)],
                 ['Seats', String(licence.Seats)],
                 ['Deactivations used', `${licence.DeactivationsUsed} of ${licence.DeactivationsAllowed}`],
+                // Offers to pass a key on, still open (ADR 0054).
+                ...(licence.PendingTransfers ?? []).map((offer): [string, string] => [
+                  `Offered …${offer.KeyEnding}`,
+                  `to ${offer.ToEmail} on ${formatTime(offer.CreatedAt)}, until ${formatTime(offer.ExpiresAt)}`,
+                ]),
               ]}
             />
             <Table

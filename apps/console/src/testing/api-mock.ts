@@ -113,6 +113,14 @@ export function customerPage(): CallResult<'AdminUser'> {
         Seats: 3,
         DeactivationsUsed: 5,
         DeactivationsAllowed: 5,
+        PendingTransfers: [
+          {
+            KeyEnding: 'ABC123',
+            ToEmail: 'bea@example.com',
+            CreatedAt: '2026-01-10T10:00:00.000Z',
+            ExpiresAt: '2026-01-17T10:00:00.000Z',
+          },
+        ],
         Devices: [
           {
             Id: '20000000-0000-4000-8000-000000000001',

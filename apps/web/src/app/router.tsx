@@ -168,6 +168,15 @@ export const appRoutes: RouteObject[] = [
           'VoiceAiActivateScreen',
         ),
       },
+      // A licence offer's mailed link (docs/decisions/0054-licence-transfer.md): signed in, the sign-in page returns here.
+      {
+        path: 'license-transfer/:token',
+        handle: handle({ title: licencesTitles.licenceTransfer, access: signedIn }),
+        element: lazyScreen(
+          () => import('../features/licences/components/licence-transfer-screen'),
+          'LicenceTransferScreen',
+        ),
+      },
       { path: 'devices', element: <Navigate to="/soundid-reference" replace />, handle: handle({ access: signedIn }) },
       {
         // Every Download link of the portal leads here, to a product's section (ADR 0046). Its

@@ -146,6 +146,10 @@ const customerLicenceSchema = z.object({
   DeactivationsUsed: z.number(),
   DeactivationsAllowed: z.number(),
   Devices: z.array(customerDeviceSchema),
+  /** Offers to pass one of its keys on that wait for their recipient (ADR 0054); absent when none. */
+  PendingTransfers: z
+    .array(z.object({ KeyEnding: z.string(), ToEmail: z.string(), CreatedAt: z.string(), ExpiresAt: z.string() }))
+    .optional(),
 });
 const customerTrialSchema = z.object({ Product: z.string(), StartedAt: z.string(), EndsAt: z.string() });
 const tokenLotSchema = z.object({

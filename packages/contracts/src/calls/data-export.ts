@@ -145,6 +145,19 @@ export const dataExportResults = {
         Key: z.string().nullable(),
       }),
     ),
+    /** Offers to pass a key on that the customer made or accepted (ADR 0054); keys masked. */
+    LicenceTransfers: z.array(
+      z.object({
+        Direction: z.enum(['sent', 'received']),
+        Product: z.string(),
+        Key: z.string(),
+        ToEmail: z.string(),
+        State: z.string(),
+        CreatedAt: when,
+        ExpiresAt: when,
+        ResolvedAt: maybeWhen,
+      }),
+    ),
     CampaignClaims: z.array(z.object({ Campaign: z.string(), Serial: z.string(), ClaimedAt: maybeWhen })),
     TokenLots: z.array(
       z.object({

@@ -2,13 +2,14 @@ import { z } from 'zod';
 import {
   APP_VERSION_MAX_LENGTH,
   DEVICE_OS_MAX_LENGTH,
+  LICENCE_TRANSFER_STATES,
   LOST_REPORT_NOTE_MAX_LENGTH,
   LOST_REPORT_REASONS,
   SWDEACTIVATE_MAX_LENGTH,
   SWINFO_MAX_LENGTH,
 } from '../licence-rules';
-import { licenseKeySchema, serialSchema, upgradeCodeSchema } from '../validators';
-import { callBody, emptyBody } from './common';
+import { emailSchema, licenseKeySchema, serialSchema, upgradeCodeSchema } from '../validators';
+import { actionTokenSchema, callBody, emptyBody } from './common';
 
 /**
  * Licences, devices, upgrades and trials (docs/requirements.md §3, docs/requirements.md §7;
@@ -97,6 +98,18 @@ export const licenceCalls = {
     reason: z.enum(LOST_REPORT_REASONS),
     note: z.string().trim().max(LOST_REPORT_NOTE_MAX_LENGTH).optional(),
   }),
+  /**
+   * Passing a licence on (docs/decisions/0054-licence-transfer.md): offers one of the caller's
+   * keys (full or as the list's masked FormattedKey) to an e-mail address, which is mailed a link.
+   * Needs a step-up.
+   */
+  StartLicenceTransfer: callBody({ key: ownedKeySchema, email: emailSchema }),
+  /** The owner withdraws a pending offer (the licence list's `Transfer.TransferId`). */
+  CancelLicenceTransfer: callBody({ transferId: z.uuid() }),
+  /** What the mailed link offers, read by the recipient's page before accepting. */
+  GetLicenceTransfer: callBody({ token: actionTokenSchema }),
+  /** The recipient, signed in with the verified address the offer was sent to, takes the key. */
+  AcceptLicenceTransfer: callBody({ token: actionTokenSchema }),
 } as const;
 
 export const appLicenceCalls = {
@@ -195,12 +208,24 @@ export const deviceSchema = z.object({
 });
 export type Device = z.infer<typeof deviceSchema>;
 
+/** A pending offer to pass a key on, as its owner sees it (docs/decisions/0054-licence-transfer.md). */
+export const pendingLicenceTransferSchema = z.object({
+  TransferId: z.string(),
+  /** The address the offer was sent to, as the owner typed it (normalised). */
+  Email: z.string(),
+  /** `/Date(ms)/`: when the offer lapses unless accepted. */
+  ExpiresAt: z.string(),
+});
+export type PendingLicenceTransfer = z.infer<typeof pendingLicenceTransferSchema>;
+
 export const licenseKeySchemaOfList = z.object({
   /** Upper-cased and masked: only the last group is shown (`******-******-******-AB12CD`). */
   FormattedKey: z.string(),
   /** The first is remove (a GET on its ExternalRequest.Url). */
   ActionButtons: z.array(actionButtonSchema),
   IsUsedForUpgrade: z.boolean(),
+  /** Present while an offer to pass the key on waits for its recipient (ADR 0054). */
+  Transfer: pendingLicenceTransferSchema.optional(),
 });
 export type LicenseKey = z.infer<typeof licenseKeySchemaOfList>;
 
@@ -398,6 +423,22 @@ export const deactivationAllowanceSchema = z.object({
 });
 export type DeactivationAllowance = z.infer<typeof deactivationAllowanceSchema>;
 
+/** What the recipient's page shows before accepting (ADR 0054); addresses masked. */
+export const licenceTransferOfferSchema = z.object({
+  DisplayName: z.string(),
+  ProductName: z.string(),
+  /** The key, masked as in the licence list. */
+  FormattedKey: z.string(),
+  /** The owner's address, masked (`a***@example.com`). */
+  FromEmail: z.string(),
+  /** The address the offer was sent to, masked: the account that may accept it. */
+  ToEmail: z.string(),
+  /** `/Date(ms)/` */
+  ExpiresAt: z.string(),
+  State: z.enum(LICENCE_TRANSFER_STATES),
+});
+export type LicenceTransferOffer = z.infer<typeof licenceTransferOfferSchema>;
+
 export const licenceResults = {
   GetAccountLicensesByProductLine: accountLicensesByProductLineSchema,
   RegisterKey: registerKeyResultSchema,
@@ -408,6 +449,15 @@ export const licenceResults = {
   OfflineDeactivate: offlineDeactivateResultSchema,
   ReportDeviceLost: z.object({ Message: z.string() }),
   GetDeactivationAllowance: deactivationAllowanceSchema,
+  StartLicenceTransfer: pendingLicenceTransferSchema.extend({ Message: z.string() }),
+  CancelLicenceTransfer: z.object({ Message: z.string() }),
+  GetLicenceTransfer: licenceTransferOfferSchema,
+  AcceptLicenceTransfer: z.object({
+    Message: z.string(),
+    DisplayName: z.string(),
+    ProductName: z.string(),
+    FormattedKey: z.string(),
+  }),
 } as const satisfies Record<LicenceCallName, z.ZodType>;
 
 export const appLicenceResults = {
@@ -426,6 +476,10 @@ export const licenceCallPaths = {
   OfflineDeactivate: '/api/licenses/OfflineDeactivate',
   ReportDeviceLost: '/api/licenses/ReportDeviceLost',
   GetDeactivationAllowance: '/api/licenses/GetDeactivationAllowance',
+  StartLicenceTransfer: '/api/licenses/StartLicenceTransfer',
+  CancelLicenceTransfer: '/api/licenses/CancelLicenceTransfer',
+  GetLicenceTransfer: '/api/licenses/GetLicenceTransfer',
+  AcceptLicenceTransfer: '/api/licenses/AcceptLicenceTransfer',
   OfflinePublicKey: '/api/licenses/offline-public-key',
 } as const;
 

@@ -138,6 +138,8 @@ export const voiceAiBuyTitles = {
 // ── Licenses & Devices, offline activation, voice AI activation (licences-web) ──
 export const licencesTitles = {
   voiceAiActivate: 'How to activate SoundID VoiceAI',
+  /** The page of a licence offer's mailed link (ADR 0054). */
+  licenceTransfer: 'A license offered to you',
 } as const;
 
 // ── A desktop app's portal link while another customer is signed in (ADR 0029) ──

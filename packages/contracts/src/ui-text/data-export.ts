@@ -25,6 +25,7 @@ export const dataExportText = {
     Keys: 'Keys',
     Devices: 'Devices',
     Upgrades: 'Upgrades',
+    LicenceTransfers: 'Licenses passed on',
     CampaignClaims: 'Campaign trials',
     TokenLots: 'Tokens',
     TokenSpends: 'Token use',

@@ -1,5 +1,6 @@
 // Licenses & Devices, offline activation, voice AI activation (licences-web): apart from core.ts so that
 // only those screens load them.
+import { licenceMessages } from '../licence-messages';
 import { licencesTitles } from './core';
 
 export const licencesText = {
@@ -67,6 +68,32 @@ export const licencesText = {
     howUpgradesWork: 'How upgrades work',
     cancelOrder: 'Cancel the order',
     contactSupport: 'Contact support',
+  },
+
+  /** Passing a licence on (docs/decisions/0054-licence-transfer.md). */
+  transfer: {
+    toggle: 'Pass this license on',
+    heading: (product: string) => `Pass ${product} on`,
+    intro: (days: number) =>
+      `Give this license to someone else: we email them a link, and it moves to their account when they accept. Your computers beyond the seats you have left are signed out, without using a deactivation. A license can be passed on once in ${days} days.`,
+    emailLabel: 'Their email address',
+    submit: 'Send the offer',
+    pending: (email: string, until: string) => `Offered to ${email}, until ${until}.`,
+    cancel: 'Cancel the offer',
+  },
+
+  transferOffer: {
+    loading: 'Loading the offer…',
+    offer: (from: string, product: string) => `${from} offers you their ${product} license.`,
+    key: (key: string) => `License key ${key}`,
+    until: (date: string) => `The offer is valid until ${date}.`,
+    sentTo: (email: string) => `It was sent to ${email}: accept it while signed in with that address.`,
+    accept: 'Accept the license',
+    over: {
+      accepted: 'This offer has already been accepted.',
+      cancelled: 'This offer was cancelled by its sender.',
+      expired: licenceMessages.licenceTransferExpired,
+    },
   },
 
   removal: {

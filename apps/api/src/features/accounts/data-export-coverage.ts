@@ -18,6 +18,7 @@ export const EXPORTED_TABLES = {
   devices: 'Devices',
   lost_machines: 'Devices[].LostReport',
   upgrade_codes: 'Upgrades (never the code)',
+  licence_transfers: 'LicenceTransfers, sent and accepted (keys masked, never the link token hash)',
   campaign_serials: 'CampaignClaims',
   token_lots: 'TokenLots; DeletionSummary.UnspentTokens',
   token_spends: 'TokenSpends',

@@ -3,6 +3,7 @@ import {
   DATA_EXPORT_MAX_PER_HOUR,
   type DataExport,
   type DeletionSummary,
+  maskLicenseKey,
 } from '@soundid/contracts';
 import { and, asc, eq, gt, gte, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client';
@@ -11,6 +12,7 @@ import {
   devices,
   keyDeactivations,
   licences,
+  licenceTransfers,
   licenseKeys,
   lostMachines,
   upgradeCodes,
@@ -136,6 +138,12 @@ export class DataExportService {
       .leftJoin(licenseKeys, eq(licenseKeys.id, upgradeCodes.usedOnKeyId))
       .where(eq(upgradeCodes.usedByUserId, userId))
       .orderBy(asc(upgradeCodes.usedAt));
+    const transferRows = await tx
+      .select({ transfer: licenceTransfers, key: licenseKeys.key, productCode: licenseKeys.productCode })
+      .from(licenceTransfers)
+      .innerJoin(licenseKeys, eq(licenseKeys.id, licenceTransfers.keyId))
+      .where(or(eq(licenceTransfers.fromUserId, userId), eq(licenceTransfers.toUserId, userId)))
+      .orderBy(asc(licenceTransfers.createdAt));
     const claimRows = await tx
       .select()
       .from(campaignSerials)
@@ -318,6 +326,16 @@ export class DataExportService {
         FromProducts: upgrade.fromProductCodes,
         UsedAt: isoOrNull(upgrade.usedAt),
         Key: key ? formatLicenseKey(key) : null,
+      })),
+      LicenceTransfers: transferRows.map(({ transfer, key, productCode }) => ({
+        Direction: transfer.fromUserId === userId ? ('sent' as const) : ('received' as const),
+        Product: productCode,
+        Key: maskLicenseKey(key),
+        ToEmail: transfer.toEmail,
+        State: transfer.state,
+        CreatedAt: iso(transfer.createdAt),
+        ExpiresAt: iso(transfer.expiresAt),
+        ResolvedAt: isoOrNull(transfer.resolvedAt),
       })),
       CampaignClaims: claimRows.map((claim) => ({
         Campaign: claim.campaign,

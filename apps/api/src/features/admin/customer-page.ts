@@ -9,7 +9,14 @@ import {
 } from '@soundid/contracts';
 import { and, asc, count, desc, eq, gt, inArray, isNull } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { devices, type LostMachineRow, licences, licenseKeys, lostMachines } from '../../db/licences-schema';
+import {
+  devices,
+  type LostMachineRow,
+  licences,
+  licenceTransfers,
+  licenseKeys,
+  lostMachines,
+} from '../../db/licences-schema';
 import { checkoutSessions, paymentRefunds } from '../../db/payments-schema';
 import { mailLog, sessions, socialAccounts } from '../../db/schema';
 import { passkeys, recoveryCodes, totpFactors } from '../../db/second-factor-schema';
@@ -110,6 +117,19 @@ export class CustomerPages {
   ): Promise<CustomerPage> {
     const { db, ledger, audit } = this.deps;
     const tokenBalance = await ledger.balance(user.id);
+    // Offers still open (ADR 0054): pending and not past their time.
+    const pending = await db
+      .select({ transfer: licenceTransfers, key: licenseKeys.key, product: licenseKeys.productCode })
+      .from(licenceTransfers)
+      .innerJoin(licenseKeys, eq(licenseKeys.id, licenceTransfers.keyId))
+      .where(
+        and(
+          eq(licenceTransfers.fromUserId, user.id),
+          eq(licenceTransfers.state, 'pending'),
+          gt(licenceTransfers.expiresAt, now),
+        ),
+      )
+      .orderBy(asc(licenceTransfers.createdAt));
     return {
       SecondFactor: await this.secondFactor(user.id),
       Sessions: await this.liveSessions(user.id, now),
@@ -118,6 +138,14 @@ export class CustomerPages {
           const held = keys.filter((k) => k.product === licence.productCode);
           const product = productByCode(licence.productCode);
           const registered = held.flatMap((k) => (k.registeredAt ? [k.registeredAt] : []));
+          const offers = pending
+            .filter((p) => p.product === licence.productCode)
+            .map(({ transfer, key }) => ({
+              KeyEnding: licenceKeyEnding(key),
+              ToEmail: transfer.toEmail,
+              CreatedAt: transfer.createdAt.toISOString(),
+              ExpiresAt: transfer.expiresAt.toISOString(),
+            }));
           return {
             Product: licence.productCode,
             // The licence's seat pool: every key of its product the customer holds.
@@ -126,6 +154,7 @@ export class CustomerPages {
             Seats: product ? seatsOf(product, held.length, licence, now, tokenBalance).max : 0,
             DeactivationsUsed: await deactivationsInWindow(db, licence, now),
             DeactivationsAllowed: DEVICE_DEACTIVATION_LIMIT,
+            ...(offers.length > 0 ? { PendingTransfers: offers } : {}),
             Devices: allDevices
               .filter((d) => d.licenceId === licence.id)
               .map((d) => ({

@@ -32,6 +32,7 @@ import {
 import { actionUrls, type Deeplinks, serverActionIds } from './deeplinks';
 import { activeDevicesOfUserQuery, keysOfUserQuery, licencesOfUserQuery } from './repo';
 import { type Seats, seatsOf } from './service';
+import { type PendingTransferRow, pendingTransfersOfUserQuery } from './transfers';
 import { daysLeft, voiceAiStatus } from './voice-ai-status';
 
 /** The customer's keys, licences, active devices and live token lots, as JSON lists of one statement. */
@@ -40,6 +41,7 @@ const holdingsFields = (db: Database) => ({
   licences: jsonRows(licencesOfUserQuery(db)),
   devices: jsonRows(activeDevicesOfUserQuery(db)),
   lots: jsonRows(liveLotsQuery(db)),
+  transfers: jsonRows(pendingTransfersOfUserQuery(db)),
 });
 
 /** The holdings of a customer (one round trip, one pooled connection), prepared once. */
@@ -62,7 +64,13 @@ const sessionHoldingsQuery = (db: Database) =>
     .where(and(eq(sessions.id, sessionParams.sid), eq(sessions.userId, sessionParams.sub)))
     .prepare('licence_list_session_holdings');
 
-type HoldingsRow = { keys: LicenseKeyRow[]; licences: LicenceRow[]; devices: DeviceRow[]; lots: LotRow[] };
+type HoldingsRow = {
+  keys: LicenseKeyRow[];
+  licences: LicenceRow[];
+  devices: DeviceRow[];
+  lots: LotRow[];
+  transfers: PendingTransferRow[];
+};
 type LotRow = Parameters<typeof holdingsOf>[0][number];
 
 /** The customer's rows, read once for the whole page. */
@@ -71,6 +79,8 @@ interface Holdings {
   licences: LicenceRow[];
   devices: DeviceRow[];
   tokens: TokenHoldings;
+  /** The offers to pass a key on that wait for their recipient (ADR 0054), by key id. */
+  transfers: Map<string, PendingTransferRow>;
 }
 
 /**
@@ -144,11 +154,17 @@ export class LicenceList {
   private async holdingsOf(userId: string): Promise<Holdings> {
     const now = this.clock.now();
     const [row] = await this.holdings.execute({ userId, now });
-    return this.toHoldings(row ?? { keys: [], licences: [], devices: [], lots: [] }, now);
+    return this.toHoldings(row ?? { keys: [], licences: [], devices: [], lots: [], transfers: [] }, now);
   }
 
   private toHoldings(row: HoldingsRow, now = this.clock.now()): Holdings {
-    return { keys: row.keys, licences: row.licences, devices: row.devices, tokens: holdingsOf(row.lots, now) };
+    return {
+      keys: row.keys,
+      licences: row.licences,
+      devices: row.devices,
+      tokens: holdingsOf(row.lots, now),
+      transfers: new Map(row.transfers.map((t) => [t.keyId, t])),
+    };
   }
 
   // ── Reference line ──────────────────────────────────────────────────────
@@ -211,7 +227,7 @@ export class LicenceList {
       InstancesMax: seats.max,
       IsManageable: true,
       Devices: devices.map(toDevice),
-      LicenseKeys: keys.map((k) => toLicenseKey(k, actionUrls.removeLicense(k.id))),
+      LicenseKeys: keys.map((k) => toLicenseKey(k, actionUrls.removeLicense(k.id), h.transfers.get(k.id))),
       ActionButtons: buttons,
       InfoLinks: product.infoLinks,
       Notifications: this.notifications(product, seats, licence, keys),
@@ -368,7 +384,7 @@ function toDevice(row: DeviceRow): Device {
   };
 }
 
-function toLicenseKey(row: LicenseKeyRow, removeUrl: string): LicenseKey {
+function toLicenseKey(row: LicenseKeyRow, removeUrl: string, transfer?: PendingTransferRow): LicenseKey {
   return {
     FormattedKey: maskLicenseKey(row.key),
     ActionButtons: [
@@ -381,6 +397,9 @@ function toLicenseKey(row: LicenseKeyRow, removeUrl: string): LicenseKey {
       },
     ],
     IsUsedForUpgrade: row.usedForUpgradeAt !== null,
+    ...(transfer
+      ? { Transfer: { TransferId: transfer.id, Email: transfer.toEmail, ExpiresAt: toDotNetDate(transfer.expiresAt) } }
+      : {}),
   };
 }
 

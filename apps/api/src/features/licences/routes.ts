@@ -20,6 +20,7 @@ import type { LicenceList } from './licence-list';
 import type { LostMachines } from './lost-machines';
 import { checkDeactivationRequest, type OfflineLicenseSigner, parseDeactivationRequest, parseSwinfo } from './offline';
 import type { LicenceService } from './service';
+import type { LicenceTransfers } from './transfers';
 
 export interface LicenceRoutesOptions {
   db: Database;
@@ -34,13 +35,15 @@ export interface LicenceRoutesOptions {
   guard: OperatorGuard;
   audit: AuditTrail;
   lostMachines: LostMachines;
+  /** Passing a licence on (ADR 0054). */
+  transfers: LicenceTransfers;
   stepUp: StepUpGate;
 }
 
 /** The licences area: the portal's calls, the action URLs, the desktop-app calls and the operator API. */
 export const licenceRoutes: FastifyPluginAsyncZod<LicenceRoutesOptions> = async (app, options) => {
   const { db, clock, random, licences, licenceList: list, offlineActivation, guard, audit } = options;
-  const { lostMachines, stepUp } = options;
+  const { lostMachines, stepUp, transfers } = options;
   const ok = <T>(Result: T) => ({ Success: true as const, Result });
 
   const offlineSigner = (): OfflineLicenseSigner => {
@@ -100,6 +103,28 @@ export const licenceRoutes: FastifyPluginAsyncZod<LicenceRoutesOptions> = async 
     const auth = await app.requireSession(request);
     await stepUp.require(auth);
     return ok(await lostMachines.report(auth.userId, request.body));
+  });
+
+  /** Passing a licence on (docs/decisions/0054-licence-transfer.md): the owner's offer needs a step-up. */
+  app.post(licenceCallPaths.StartLicenceTransfer, { schema: callSchemas.StartLicenceTransfer }, async (request) => {
+    const auth = await app.requireSession(request);
+    await stepUp.require(auth);
+    return ok(await transfers.start(auth.user, request.body.key, request.body.email));
+  });
+
+  app.post(licenceCallPaths.CancelLicenceTransfer, { schema: callSchemas.CancelLicenceTransfer }, async (request) => {
+    const auth = await app.requireSession(request);
+    return ok(await transfers.cancel(auth.userId, request.body.transferId));
+  });
+
+  app.post(licenceCallPaths.GetLicenceTransfer, { schema: callSchemas.GetLicenceTransfer }, async (request) => {
+    await app.requireSession(request);
+    return ok(await transfers.describe(request.body.token));
+  });
+
+  app.post(licenceCallPaths.AcceptLicenceTransfer, { schema: callSchemas.AcceptLicenceTransfer }, async (request) => {
+    const auth = await app.requireSession(request);
+    return ok(await transfers.accept(auth.user, request.body.token));
   });
 
   /** The offline activation panel: an .swinfo request in, a signed licence file out. */

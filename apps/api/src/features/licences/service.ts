@@ -192,7 +192,7 @@ export class LicenceService {
   }
 
   /** A key of the caller by its full value or by the masked FormattedKey of the list. */
-  private async resolveOwnedKey(db: Queryable, userId: string, input: string): Promise<LicenseKeyRow> {
+  async resolveOwnedKey(db: Queryable, userId: string, input: string): Promise<LicenseKeyRow> {
     const own = await keysOfUser(db, userId);
     const matches = isMaskedLicenseKey(input)
       ? own.filter((k) => maskLicenseKey(k.key) === input)

@@ -1,13 +1,13 @@
 import { useCallback, useLayoutEffect, useState } from 'react';
 
 /**
- * The page's panels (devices, upgrade, licence removal, offline activation) are mutually
+ * The page's panels (devices, upgrade, licence removal, passing on, offline activation) are mutually
  * exclusive: one id names the open panel, so opening one closes the others. The id is mirrored
  * into the URL hash, so a reload or a shared link with that hash opens the panel again
  * (ADR 0013). The hash is written with history.replaceState, not a router navigation: a panel
  * is not a page (Back leaves the page), and the state stays a plain, synchronous React state.
  */
-export type PanelKind = 'devices' | 'upgrade' | 'remove' | 'offline';
+export type PanelKind = 'devices' | 'upgrade' | 'remove' | 'transfer' | 'offline';
 
 /** The voice AI licence's devices panel: its list has no ProductName of its own. */
 export const VOICE_AI_PANEL_TARGET = 'voice-ai';

@@ -8,17 +8,19 @@ import { LicenceNotices } from './licence-notices';
 import { LicenceRemovalPanel } from './licence-removal-panel';
 import { PanelToggle } from './panel';
 import { ProductIcon } from './product-icon';
+import { TransferPanel } from './transfer-panel';
 import { UpgradePanel } from './upgrade-panel';
 
 /**
  * One reference product: notices, icon, name, description lines, its buttons, and the toggles
- * of its panels (devices 'N of M devices activated', upgrade, licence removal).
+ * of its panels (devices 'N of M devices activated', upgrade, licence removal, passing on).
  */
 export function ReferenceProductCard({ product, panels }: { product: ReferenceProduct; panels: Panels }) {
   const ids = {
     devices: panelId('devices', product.ProductName),
     upgrade: panelId('upgrade', product.ProductName),
     remove: panelId('remove', product.ProductName),
+    transfer: panelId('transfer', product.ProductName),
   };
   const headingId = `product-${product.ProductName}`;
   const upgradeButton = product.ActionButtons.find((b) => b.Functionality === 'Upgrade' && !b.ExternalRequest);
@@ -75,6 +77,15 @@ export function ReferenceProductCard({ product, panels }: { product: ReferencePr
             {licencesText.reference.removeToggle}
           </PanelToggle>
         )}
+        {hasKeys && (
+          <PanelToggle
+            panelId={ids.transfer}
+            isOpen={panels.isOpen(ids.transfer)}
+            onToggle={() => panels.toggle(ids.transfer)}
+          >
+            {licencesText.transfer.toggle}
+          </PanelToggle>
+        )}
       </div>
       {product.IsManageable && panels.isOpen(ids.devices) && (
         <DevicesPanel
@@ -96,6 +107,14 @@ export function ReferenceProductCard({ product, panels }: { product: ReferencePr
       {hasKeys && panels.isOpen(ids.remove) && (
         <LicenceRemovalPanel
           id={ids.remove}
+          productName={product.DisplayName}
+          keys={product.LicenseKeys}
+          onClose={panels.close}
+        />
+      )}
+      {hasKeys && panels.isOpen(ids.transfer) && (
+        <TransferPanel
+          id={ids.transfer}
           productName={product.DisplayName}
           keys={product.LicenseKeys}
           onClose={panels.close}

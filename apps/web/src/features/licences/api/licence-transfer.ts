@@ -1,0 +1,48 @@
+import type { CallBody, LicenceTransferOffer } from '@soundid/contracts';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { call } from '../../../lib/api-call';
+
+/**
+ * Passing a licence on (docs/decisions/0054-licence-transfer.md). Starting asks for a step-up in
+ * place when needed (ADR 0040); faults are shown by the panel or the page (silent).
+ */
+export async function startLicenceTransfer(body: CallBody<'StartLicenceTransfer'>): Promise<string> {
+  const { Result } = await call('StartLicenceTransfer', { ...body, silent: true });
+  return Result.Message;
+}
+
+export async function cancelLicenceTransfer(transferId: string): Promise<string> {
+  const { Result } = await call('CancelLicenceTransfer', { transferId, silent: true });
+  return Result.Message;
+}
+
+export async function getLicenceTransfer(token: string): Promise<LicenceTransferOffer> {
+  const { Result } = await call('GetLicenceTransfer', { token, silent: true });
+  return Result;
+}
+
+export async function acceptLicenceTransfer(token: string): Promise<string> {
+  const { Result } = await call('AcceptLicenceTransfer', { token, silent: true });
+  return Result.Message;
+}
+
+export function useStartLicenceTransfer() {
+  return useMutation({ mutationFn: startLicenceTransfer });
+}
+
+export function useCancelLicenceTransfer() {
+  return useMutation({ mutationFn: cancelLicenceTransfer });
+}
+
+export function useLicenceTransfer(token: string) {
+  return useQuery({
+    queryKey: ['licences', 'transfer', token],
+    queryFn: () => getLicenceTransfer(token),
+    staleTime: 0,
+    retry: false,
+  });
+}
+
+export function useAcceptLicenceTransfer() {
+  return useMutation({ mutationFn: acceptLicenceTransfer });
+}
