@@ -1,5 +1,6 @@
 import { callSchemas } from '@soundid/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { Fault } from '../../lib/fault';
 import type { LicenceService } from './service';
 
 /** The desktop-app activation calls (API contract, Desktop apps), signed in with AuthToken. */
@@ -20,9 +21,9 @@ export const appLicenceRoutes: FastifyPluginAsyncZod<{ licences: LicenceService 
   app.post('/api/apps/CheckLicense', { schema: callSchemas.CheckLicense }, async (request) => {
     const read = licences.checkLicenseRead(request.body);
     if (!read) {
-      // An unknown product: the session is checked first, then ProductNotFound.
-      const auth = await app.requireSession(request);
-      return { Success: true as const, Result: await licences.checkLicense(auth.userId, request.body) };
+      // Not a product the apps activate: the session is checked first, then ProductNotFound.
+      await app.requireSession(request);
+      throw new Fault('ProductNotFound');
     }
     const { userId, row } = await app.requireSessionWith(request, read);
     return { Success: true as const, Result: await licences.checkLicenseFrom(userId, request.body, row) };

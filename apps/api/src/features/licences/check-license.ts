@@ -31,7 +31,7 @@ const changed = (column: AnyColumn, name: string) =>
  * The token balance is read only for a product paid with tokens (`paysWithTokens`).
  */
 /** The check's CTE and columns; `live` guards the seen write (the session-scoped read's session). */
-const checkParts = (db: Database, live?: SQL) => {
+const checkParts = (db: Database, live: SQL) => {
   const seen = db.$with('seen').as(
     db
       .update(devices)
@@ -85,15 +85,8 @@ const checkParts = (db: Database, live?: SQL) => {
   };
 };
 
-export const checkLicenseQuery = (db: Database) => {
-  const { seen, fields } = checkParts(db);
-  return db.with(seen).select(fields).from(sql`(select 1) as one`).prepare('check_license');
-};
-
-export type CheckLicenseQuery = ReturnType<typeof checkLicenseQuery>;
-
 /**
- * The same check with the session row of the caller's token, for `requireSessionWith`: the
+ * CheckLicense's read with the session row of the caller's token, for `requireSessionWith`: the
  * session check and the licence check in one round trip, as the licence list does
  * (docs/decisions/0018-signed-in-reads-and-scale-benchmarks.md). The session is checked in code
  * once the row is read; the seen write happens only for a session that is not revoked or past its
@@ -111,7 +104,7 @@ export const checkLicenseSessionQuery = (db: Database) => {
 };
 
 export type CheckLicenseSessionQuery = ReturnType<typeof checkLicenseSessionQuery>;
-export type CheckLicenseRow = Awaited<ReturnType<CheckLicenseQuery['execute']>>[number];
+export type CheckLicenseRow = Awaited<ReturnType<CheckLicenseSessionQuery['execute']>>[number];
 
 /** The parameters of one check: `seenBefore` is how stale a last-seen time may be before it is written again. */
 export function checkLicenseParams(input: {

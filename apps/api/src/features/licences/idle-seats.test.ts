@@ -1,10 +1,10 @@
 import { IDLE_SEAT_RELEASE_DAYS } from '@soundid/contracts';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { faultOf, signUpVerified } from '../../../test/accounts-flow';
+import { faultOf } from '../../../test/accounts-flow';
 import { createTestApp, type TestApp } from '../../../test/kit/test-app';
 import { IDLE_SEAT_MAIL_JOB, RELEASE_IDLE_SEATS_JOB } from './idle-seats';
-import { activate, DAY_HOURS, licenceList, ownKey, signIn } from './test-helpers';
+import { activate, customerWithMachines, DAY_HOURS, licenceList, signIn } from './test-helpers';
 
 /**
  * Idle seats (docs/decisions/0052-idle-seats.md): released after the product's idle days unseen,
@@ -35,22 +35,10 @@ const queuedMails = async () =>
     )) as unknown as { rows: { data: { deviceId: string } }[] }
   ).rows.map((r) => r.data.deviceId);
 
-/** A customer with one Reference key (3 seats) and `machines` activated: their tokens and device ids. */
+/** A customer with one Reference key (3 seats) and `machines` activated; `fresh` signs in anew (the clock jumps). */
 async function customerWith(email: string, machines: number) {
-  let token = await signUpVerified(t, email);
-  await ownKey(t, token, 'sid-reference');
-  const ids: string[] = [];
-  const machine = (i: number) => `${email.split('@')[0]}-m${i}`;
-  for (let i = 1; i <= machines; i++) {
-    const res = await activate(t, token, product, machine(i), `Machine ${i}`);
-    if (res.statusCode !== 200) throw new Error(res.body);
-    ids.push(res.json().Result.DeviceId);
-  }
-  const fresh = async () => {
-    token = await signIn(t, email);
-    return token;
-  };
-  return { ids, machine, fresh };
+  const { ids, machine } = await customerWithMachines(t, email, machines);
+  return { ids, machine, fresh: () => signIn(t, email) };
 }
 
 const deviceNames = async (token: string) =>

@@ -1,9 +1,9 @@
 import { LOST_REPORT_WINDOW_DAYS, LOST_REPORTS_PER_LICENCE, STEP_UP_WINDOW_MINUTES } from '@soundid/contracts';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { faultOf, signUpVerified } from '../../../test/accounts-flow';
+import { faultOf } from '../../../test/accounts-flow';
 import { createTestApp, type TestApp } from '../../../test/kit/test-app';
-import { activate, DAY_HOURS, licenceList, ownKey, signIn } from './test-helpers';
+import { activate, customerWithMachines, DAY_HOURS, licenceList, signIn } from './test-helpers';
 
 /** Lost or stolen machines (docs/decisions/0050-lost-or-stolen.md). */
 let t: TestApp;
@@ -25,20 +25,8 @@ const undo = async (deviceId: string, roles: ('support' | 'finance' | 'admin')[]
     payload: { deviceId, reason: 'found again, ticket 42' },
   });
 
-/** A customer with a Reference key and `machines` activated; each machine's device id. */
-async function customerWith(email: string, machines: number) {
-  const token = await signUpVerified(t, email);
-  await ownKey(t, token, 'sid-reference');
-  await ownKey(t, token, 'sid-reference');
-  const ids: string[] = [];
-  const machine = (i: number) => `${email.split('@')[0]}-m${i}`;
-  for (let i = 1; i <= machines; i++) {
-    const res = await activate(t, token, product, machine(i), `Machine ${i}`);
-    if (res.statusCode !== 200) throw new Error(res.body);
-    ids.push(res.json().Result.DeviceId);
-  }
-  return { token, ids, machine };
-}
+/** A customer with two Reference keys (6 seats) and `machines` activated. */
+const customerWith = (email: string, machines: number) => customerWithMachines(t, email, machines, 2);
 
 const countedDeactivations = async (email: string) =>
   (

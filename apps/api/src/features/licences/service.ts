@@ -49,11 +49,9 @@ import {
   productByCode,
 } from './catalogue';
 import {
-  type CheckLicenseQuery,
   type CheckLicenseRow,
   type CheckLicenseSessionQuery,
   checkLicenseParams,
-  checkLicenseQuery,
   checkLicenseSessionQuery,
 } from './check-license';
 import { newLicenseKey, normalizeCode } from './codes';
@@ -146,12 +144,10 @@ export interface Activation extends ActivateDeviceResult {
 export class LicenceService {
   readonly deeplinks: Deeplinks;
   private readonly ledger: TokenLedger;
-  private readonly checkQuery: CheckLicenseQuery;
   private readonly checkSessionQuery: CheckLicenseSessionQuery;
   constructor(private readonly deps: LicenceServiceDeps) {
     this.deeplinks = deps.deeplinks;
     this.ledger = deps.ledger;
-    this.checkQuery = checkLicenseQuery(deps.db);
     this.checkSessionQuery = checkLicenseSessionQuery(deps.db);
   }
 
@@ -697,13 +693,6 @@ export class LicenceService {
    * Whether the machine is licensed, and the machine recorded as seen with what the app says of
    * itself: one statement on the hot path (check-license.ts, docs/decisions/0049-devices-seen.md).
    */
-  async checkLicense(userId: string, check: MachineCheck): Promise<CheckLicenseResult> {
-    const product = this.activatableProduct(check.productName);
-    const now = this.now();
-    const [row] = await this.checkQuery.execute(this.checkParams(userId, product, check, now));
-    return this.checkResult(userId, product, check, row, now);
-  }
-
   /**
    * CheckLicense's session-scoped read (for `requireSessionWith`): the session row and the check
    * in one statement (check-license.ts). Then `checkLicenseFrom` answers from the row.

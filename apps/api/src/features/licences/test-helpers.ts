@@ -1,5 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { PASSWORD } from '../../../test/accounts-flow';
+import { PASSWORD, signUpVerified } from '../../../test/accounts-flow';
 import type { TestApp } from '../../../test/kit/test-app';
 
 /** Helpers of the licences tests: operator calls and the GET action URLs. */
@@ -61,4 +61,21 @@ export async function signIn(t: TestApp, email: string): Promise<string> {
   const res = await t.call('/api/accounts/LoginByEmail', { email, password: PASSWORD, keepMeSignedIn: true });
   if (res.statusCode !== 200) throw new Error(`LoginByEmail failed: ${res.body}`);
   return res.json().Token;
+}
+
+/**
+ * A verified customer with `keys` Reference keys (3 seats each) and `machines` activated as
+ * "Machine 1"…: their token, the device ids in order, and each machine's id.
+ */
+export async function customerWithMachines(t: TestApp, email: string, machines: number, keys = 1) {
+  const token = await signUpVerified(t, email);
+  for (let k = 0; k < keys; k++) await ownKey(t, token, 'sid-reference');
+  const ids: string[] = [];
+  const machine = (i: number) => `${email.split('@')[0]}-m${i}`;
+  for (let i = 1; i <= machines; i++) {
+    const res = await activate(t, token, 'SoundIDReference', machine(i), `Machine ${i}`);
+    if (res.statusCode !== 200) throw new Error(res.body);
+    ids.push(res.json().Result.DeviceId);
+  }
+  return { token, ids, machine };
 }

@@ -255,10 +255,6 @@ export class JobQueue {
     await boss.stop({ graceful: true, timeout: timeoutMs });
   }
 
-  get isWorking(): boolean {
-    return this.working;
-  }
-
   private sendOptions(name: string, options: EnqueueOptions) {
     if (!this.definitions.has(name)) throw new Error(`No job is defined as ${name}`);
     return {
