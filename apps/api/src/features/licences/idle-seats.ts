@@ -166,7 +166,8 @@ export function idleSeatMail(input: {
 
 /**
  * The jobs: the hourly sweep (one at a time across the replicas) and one mail per released seat
- * (the mailer records a delivery that failed, as for every mail: ADR 0038).
+ * (the mailer records a delivery that failed, as for every mail: ADR 0038, and the job is tried
+ * again with backoff until its retry limit).
  */
 export function idleSeatJobs(deps: {
   idleSeats: IdleSeats;
@@ -204,6 +205,8 @@ export function idleSeatJobs(deps: {
           publicUrl: deps.publicUrl,
         }),
         { userId: seat.userId },
+        // A failed delivery fails the job: the queue tries it again later (retryLimit above).
+        { onFailure: 'throw' },
       );
       return { sent: true };
     },

@@ -10,7 +10,16 @@ export interface Mailer {
    * `about.userId`: the account the mail is about, kept with its record (ADR 0038: the data
    * export lists the account's mails by it, whatever address they went to).
    */
-  send(mail: OutgoingMail, about?: { userId: string }): Promise<void>;
+  send(mail: OutgoingMail, about?: { userId: string }, delivery?: MailDelivery): Promise<void>;
+}
+
+/**
+ * What a failed SMTP delivery does once it is recorded. `record` (the default): the action that
+ * caused the mail stands and the customer can ask again. `throw`: a queued mail's job fails, so
+ * the job queue tries it again (docs/decisions/0051-job-queue.md, retries with backoff).
+ */
+export interface MailDelivery {
+  onFailure: 'record' | 'throw';
 }
 
 /**
@@ -31,7 +40,7 @@ export function createMailer(options: {
 }): Mailer {
   const { db, clock, log, transport, mailLog, announce = console.log } = options;
   return {
-    async send(mail, about) {
+    async send(mail, about, delivery) {
       const userId = about?.userId ?? null;
       const createdAt = clock.now();
       const subject = mail.recordedSubject ?? mail.subject;
@@ -59,6 +68,9 @@ export function createMailer(options: {
         } catch (error) {
           // The mail went (or failed) already: the action stands without its record.
           log.error({ err: error, subject }, 'mail record not written');
+        }
+        if ('failure' in outcome && delivery?.onFailure === 'throw') {
+          throw new Error(`Mail delivery failed: ${outcome.failure}`);
         }
         return;
       }
