@@ -47,6 +47,17 @@ describe('sign-in (ADR 0044: password, then the authenticator code)', () => {
     expect(screen.getByRole('link', { name: 'Customers' })).toHaveAttribute('aria-current', 'page');
   });
 
+  it('sends an operator who is signed in on from the sign-in screen to the console', async () => {
+    const api = mockApi({
+      '/api/admin/OperatorMe': meAnswer(['support']),
+      '/api/admin/search-customers': () => ({ Result: { Customers: [], More: false } }),
+    });
+    renderConsole('/sign-in');
+    await screen.findByRole('heading', { name: 'Customers' });
+    await waitFor(() => expect(window.location.pathname).toBe('/console/customers'));
+    expect(api.to('/api/admin/OperatorLogin')).toHaveLength(0);
+  });
+
   it("shows the service's fault for a wrong password and stays on the password step", async () => {
     mockApi({
       '/api/admin/OperatorMe': () => ({ Fault: 'AdminTokenInvalid', status: 401 }),

@@ -1,12 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { Navigate, useLocation, useNavigate } from 'react-router';
 import { CodeField, codeOf } from '../components/code-field';
 import { FaultMessage } from '../components/fault-message';
 import { Screen } from '../components/screen';
 import { ApiFault, type ConsoleFaultName, post } from '../lib/api';
 import { fieldText } from '../lib/form';
-import { type SignInState, signedInTab } from '../lib/session';
+import { type SignInState, signedInTab, useMeQuery } from '../lib/session';
 import { useRun } from '../lib/use-run';
 
 /** Faults that mean the challenge is gone: the password step again. */
@@ -25,11 +25,16 @@ export function SignInScreen() {
   const [challenge, setChallenge] = useState<string>();
   const { run, error, setError, pending } = useRun();
   const [notice, setNotice] = useState(state.ended ?? state.notice);
+  const onwards = state.from && state.from.pathname !== '/sign-in' ? state.from : '/';
   const id = useId();
   const codeField = useRef<HTMLInputElement>(null);
+  // An operator already signed in (a bookmark, the back button) goes on to the console.
+  const me = useMeQuery();
 
   // The tab is signed out from here on: a session fault later says nothing of this session.
-  useEffect(() => signedInTab.clear(), []);
+  useEffect(() => {
+    if (me.isError) signedInTab.clear();
+  }, [me.isError]);
   useEffect(() => {
     if (challenge) codeField.current?.focus();
   }, [challenge]);
@@ -60,10 +65,11 @@ export function SignInScreen() {
       }
       signedInTab.mark();
       client.clear();
-      const from = state.from;
-      navigate(from && from.pathname !== '/sign-in' ? from : '/', { replace: true });
+      navigate(onwards, { replace: true });
     });
   };
+
+  if (me.data) return <Navigate to={onwards} replace />;
 
   return (
     <main id="main" className="narrow">
