@@ -227,6 +227,8 @@ export const licenceTransfers = pgTable(
     index('licence_transfers_key_idx').on(t.keyId, t.resolvedAt),
     index('licence_transfers_from_idx').on(t.fromUserId),
     index('licence_transfers_to_idx').on(t.toUserId),
+    /** The open offers to an address (GetIncomingLicenceTransfers, on every Licenses & Devices visit). */
+    index('licence_transfers_to_email_idx').on(t.toEmail, t.createdAt).where(sql`${t.state} = 'pending'`),
     check('licence_transfers_state', sql`${t.state} in ('pending', 'accepted', 'cancelled', 'expired')`),
   ],
 );

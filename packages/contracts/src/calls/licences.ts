@@ -110,6 +110,10 @@ export const licenceCalls = {
   GetLicenceTransfer: callBody({ token: actionTokenSchema }),
   /** The recipient, signed in with the verified address the offer was sent to, takes the key. */
   AcceptLicenceTransfer: callBody({ token: actionTokenSchema }),
+  /** The offers waiting for the caller's verified address (ADR 0054, addendum): signed up since the mail. */
+  GetIncomingLicenceTransfers: emptyBody,
+  /** Accepts one of those by its id: the verified address is the proof the link would give. */
+  AcceptIncomingLicenceTransfer: callBody({ transferId: z.uuid() }),
 } as const;
 
 export const appLicenceCalls = {
@@ -439,6 +443,19 @@ export const licenceTransferOfferSchema = z.object({
 });
 export type LicenceTransferOffer = z.infer<typeof licenceTransferOfferSchema>;
 
+/** An open offer to the caller's verified address, for Licenses & Devices (ADR 0054, addendum). */
+export const incomingLicenceTransferSchema = licenceTransferOfferSchema
+  .omit({ State: true, ToEmail: true })
+  .extend({ TransferId: z.string() });
+export type IncomingLicenceTransfer = z.infer<typeof incomingLicenceTransferSchema>;
+
+const acceptLicenceTransferResultSchema = z.object({
+  Message: z.string(),
+  DisplayName: z.string(),
+  ProductName: z.string(),
+  FormattedKey: z.string(),
+});
+
 export const licenceResults = {
   GetAccountLicensesByProductLine: accountLicensesByProductLineSchema,
   RegisterKey: registerKeyResultSchema,
@@ -452,12 +469,9 @@ export const licenceResults = {
   StartLicenceTransfer: pendingLicenceTransferSchema.extend({ Message: z.string() }),
   CancelLicenceTransfer: z.object({ Message: z.string() }),
   GetLicenceTransfer: licenceTransferOfferSchema,
-  AcceptLicenceTransfer: z.object({
-    Message: z.string(),
-    DisplayName: z.string(),
-    ProductName: z.string(),
-    FormattedKey: z.string(),
-  }),
+  AcceptLicenceTransfer: acceptLicenceTransferResultSchema,
+  GetIncomingLicenceTransfers: z.object({ Offers: z.array(incomingLicenceTransferSchema) }),
+  AcceptIncomingLicenceTransfer: acceptLicenceTransferResultSchema,
 } as const satisfies Record<LicenceCallName, z.ZodType>;
 
 export const appLicenceResults = {
@@ -480,6 +494,8 @@ export const licenceCallPaths = {
   CancelLicenceTransfer: '/api/licenses/CancelLicenceTransfer',
   GetLicenceTransfer: '/api/licenses/GetLicenceTransfer',
   AcceptLicenceTransfer: '/api/licenses/AcceptLicenceTransfer',
+  GetIncomingLicenceTransfers: '/api/licenses/GetIncomingLicenceTransfers',
+  AcceptIncomingLicenceTransfer: '/api/licenses/AcceptIncomingLicenceTransfer',
   OfflinePublicKey: '/api/licenses/offline-public-key',
 } as const;
 

@@ -277,6 +277,8 @@ const otherRouteInfo = {
   CancelLicenceTransfer: { auth: 'session', summary: 'Withdraw a pending offer to pass a licence on' },
   GetLicenceTransfer: { auth: 'session', summary: "What a licence offer's mailed link offers" },
   AcceptLicenceTransfer: { auth: 'session', summary: 'Take a licence key offered to your address' },
+  GetIncomingLicenceTransfers: { auth: 'session', summary: 'The open licence offers to your verified address' },
+  AcceptIncomingLicenceTransfer: { auth: 'session', summary: 'Take an offered licence key by its offer id' },
   GetOfflinePublicKey: { auth: 'none', summary: 'The public key that verifies offline licence files' },
   ActivateDevice: { auth: 'session', summary: 'Activate a machine' },
   DeactivateDevice: { auth: 'session', summary: 'Deactivate a machine' },

@@ -42,6 +42,8 @@ export const otherCallPaths = {
   CancelLicenceTransfer: { method: 'POST', path: '/api/licenses/CancelLicenceTransfer' },
   GetLicenceTransfer: { method: 'POST', path: '/api/licenses/GetLicenceTransfer' },
   AcceptLicenceTransfer: { method: 'POST', path: '/api/licenses/AcceptLicenceTransfer' },
+  GetIncomingLicenceTransfers: { method: 'POST', path: '/api/licenses/GetIncomingLicenceTransfers' },
+  AcceptIncomingLicenceTransfer: { method: 'POST', path: '/api/licenses/AcceptIncomingLicenceTransfer' },
   GetOfflinePublicKey: { method: 'GET', path: '/api/licenses/offline-public-key' },
   ActivateDevice: { method: 'POST', path: '/api/apps/ActivateDevice' },
   DeactivateDevice: { method: 'POST', path: '/api/apps/DeactivateDevice' },

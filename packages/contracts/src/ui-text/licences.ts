@@ -89,6 +89,11 @@ export const licencesText = {
     until: (date: string) => `The offer is valid until ${date}.`,
     sentTo: (email: string) => `It was sent to ${email}: accept it while signed in with that address.`,
     accept: 'Accept the license',
+    /** Licenses & Devices: the open offers to the customer's address (ADR 0054, addendum). */
+    incomingHeading: 'Licenses offered to you',
+    incoming: (from: string, product: string, key: string, until: string) =>
+      `${from} offers you their ${product} license (${key}), until ${until}.`,
+    acceptNamed: (product: string) => `Accept ${product}`,
     over: {
       accepted: 'This offer has already been accepted.',
       cancelled: 'This offer was cancelled by its sender.',

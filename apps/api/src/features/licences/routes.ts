@@ -127,6 +127,24 @@ export const licenceRoutes: FastifyPluginAsyncZod<LicenceRoutesOptions> = async 
     return ok(await transfers.accept(auth.user, request.body.token));
   });
 
+  app.post(
+    licenceCallPaths.GetIncomingLicenceTransfers,
+    { schema: callSchemas.GetIncomingLicenceTransfers },
+    async (request) => {
+      const auth = await app.requireSession(request);
+      return ok({ Offers: await transfers.incoming(auth.user) });
+    },
+  );
+
+  app.post(
+    licenceCallPaths.AcceptIncomingLicenceTransfer,
+    { schema: callSchemas.AcceptIncomingLicenceTransfer },
+    async (request) => {
+      const auth = await app.requireSession(request);
+      return ok(await transfers.acceptIncoming(auth.user, request.body.transferId));
+    },
+  );
+
   /** The offline activation panel: an .swinfo request in, a signed licence file out. */
   app.post(licenceCallPaths.OfflineActivate, { schema: callSchemas.OfflineActivate }, async (request) => {
     const auth = await app.requireSession(request);

@@ -18,6 +18,7 @@ export function licenceTransferOfferMail(input: {
     intro: [
       `The owner of the SoundID account ${input.fromEmail} wants to pass their ${input.displayName} license on to you.`,
       `To accept it, open the link and sign in to My SoundID (or sign up) with this email address, ${input.to}.`,
+      'Once you have signed up, the offer also waits for you on Licenses & Devices.',
     ],
     action: { label: 'See the license offer', link: input.link },
     outro: [

@@ -1,4 +1,5 @@
 import {
+  type IncomingLicenceTransfer,
   LICENCE_TRANSFER_INTERVAL_DAYS,
   LICENCE_TRANSFER_OFFER_DAYS,
   LICENCE_TRANSFER_PATH,
@@ -8,7 +9,7 @@ import {
   maskLicenseKey,
   toDotNetDate,
 } from '@soundid/contracts';
-import { and, asc, desc, eq, gt, inArray, lte, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
 import type { Database, Queryable, Transaction } from '../../db/client';
 import { type LicenceTransferRow, licences, licenceTransfers, licenseKeys } from '../../db/licences-schema';
 import { users } from '../../db/schema';
@@ -211,12 +212,75 @@ export class LicenceTransfers {
     };
   }
 
-  /** The recipient takes the key: signed in with the verified address the offer was sent to. */
-  async accept(recipient: UserRow, token: string) {
+  /**
+   * The open offers to the customer's verified address (ADR 0054, addendum): someone who signed
+   * up after the mail finds them on Licenses & Devices without the link. Offers whose key left
+   * its offerer meanwhile are not open, as accepting them would say.
+   */
+  async incoming(recipient: UserRow): Promise<IncomingLicenceTransfer[]> {
+    if (!recipient.emailVerifiedAt) return [];
+    const rows = await this.deps.db
+      .select({
+        id: licenceTransfers.id,
+        expiresAt: licenceTransfers.expiresAt,
+        key: licenseKeys.key,
+        productCode: licenseKeys.productCode,
+        fromEmail: users.email,
+      })
+      .from(licenceTransfers)
+      .innerJoin(licenseKeys, eq(licenseKeys.id, licenceTransfers.keyId))
+      .innerJoin(users, eq(users.id, licenceTransfers.fromUserId))
+      .where(
+        and(
+          eq(licenceTransfers.toEmail, normalizeEmail(recipient.email)),
+          eq(licenceTransfers.state, 'pending'),
+          gt(licenceTransfers.expiresAt, this.now()),
+          eq(licenseKeys.userId, licenceTransfers.fromUserId),
+          isNull(licenseKeys.revokedAt),
+          isNull(licenseKeys.usedForUpgradeAt),
+        ),
+      )
+      .orderBy(asc(licenceTransfers.createdAt));
+    return rows.flatMap((row) => {
+      const product = productByCode(row.productCode);
+      if (!product) return [];
+      return [
+        {
+          TransferId: row.id,
+          DisplayName: product.displayName,
+          ProductName: product.productName,
+          FormattedKey: maskLicenseKey(row.key),
+          FromEmail: maskEmail(row.fromEmail),
+          ExpiresAt: toDotNetDate(row.expiresAt),
+        },
+      ];
+    });
+  }
+
+  /** The recipient takes the key by the mailed link: signed in with the verified address the offer was sent to. */
+  accept(recipient: UserRow, token: string) {
+    return this.acceptOffer(recipient, (db) => findByToken(db, token));
+  }
+
+  /**
+   * The same, by the offer's id from `incoming`: only an offer to the caller's own address is
+   * found (another's is LicenceTransferNotFound, ASVS 8.2.2), and the address must be verified.
+   */
+  acceptIncoming(recipient: UserRow, transferId: string) {
+    return this.acceptOffer(recipient, async (db) => {
+      const [row] = await db
+        .select()
+        .from(licenceTransfers)
+        .where(and(eq(licenceTransfers.id, transferId), eq(licenceTransfers.toEmail, normalizeEmail(recipient.email))));
+      return row;
+    });
+  }
+
+  private async acceptOffer(recipient: UserRow, find: (db: Queryable) => Promise<LicenceTransferRow | undefined>) {
     const { db, mailer, publicUrl, licences } = this.deps;
     const now = this.now();
     const done = await db.transaction(async (tx) => {
-      const found = await findByToken(tx, token);
+      const found = await find(tx);
       if (!found) throw new Fault('LicenceTransferNotFound');
       if (found.toEmail !== normalizeEmail(recipient.email)) {
         throw new Fault('LicenceTransferWrongAccount', { Email: maskEmail(found.toEmail) });

@@ -1,4 +1,4 @@
-import type { CallBody, LicenceTransferOffer } from '@soundid/contracts';
+import type { CallBody, IncomingLicenceTransfer, LicenceTransferOffer } from '@soundid/contracts';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { call } from '../../../lib/api-call';
 
@@ -45,4 +45,30 @@ export function useLicenceTransfer(token: string) {
 
 export function useAcceptLicenceTransfer() {
   return useMutation({ mutationFn: acceptLicenceTransfer });
+}
+
+/** The open offers to the customer's verified address (ADR 0054, addendum): shown on Licenses & Devices. */
+export async function getIncomingLicenceTransfers(): Promise<IncomingLicenceTransfer[]> {
+  const { Result } = await call('GetIncomingLicenceTransfers', { silent: true });
+  return Result.Offers;
+}
+
+export async function acceptIncomingLicenceTransfer(transferId: string): Promise<string> {
+  const { Result } = await call('AcceptIncomingLicenceTransfer', { transferId, silent: true });
+  return Result.Message;
+}
+
+export const INCOMING_TRANSFERS_KEY = ['licences', 'incoming-transfers'] as const;
+
+export function useIncomingLicenceTransfers() {
+  return useQuery({
+    queryKey: INCOMING_TRANSFERS_KEY,
+    queryFn: getIncomingLicenceTransfers,
+    staleTime: 0,
+    retry: false,
+  });
+}
+
+export function useAcceptIncomingLicenceTransfer() {
+  return useMutation({ mutationFn: acceptIncomingLicenceTransfer });
 }

@@ -163,3 +163,48 @@ describe('the recipient’s page', () => {
     expect(decodeURIComponent(router.state.location.search)).toContain('/license-transfer/link-token-3');
   });
 });
+
+describe('offers to the customer’s address on Licenses & Devices (ADR 0054, addendum)', () => {
+  const incoming = {
+    TransferId: '6f1c2f0e-8a8e-4a53-9d8e-2b1f3c4d5e6f',
+    DisplayName: 'SoundID Reference for Speakers & Headphones',
+    ProductName: 'SoundIDReference',
+    FormattedKey: '******-******-******-AB12CD',
+    FromEmail: 'a***@e***.com',
+    ExpiresAt: EXPIRES,
+  };
+
+  it('lists an open offer and accepts it by its id; the list and the offers are read again', async () => {
+    const api = mockApi({
+      '/api/licenses/GetIncomingLicenceTransfers': inSequence(ok({ Offers: [incoming] }), ok({ Offers: [] })),
+      '/api/licenses/AcceptIncomingLicenceTransfer': ok({
+        Message: 'SoundID Reference for Speakers & Headphones is now in your account.',
+        DisplayName: incoming.DisplayName,
+        ProductName: incoming.ProductName,
+        FormattedKey: incoming.FormattedKey,
+      }),
+      [LIST_PATH]: inSequence(ok(licenceList({ products: [] })), ok(oneKey())),
+    });
+    const { user } = renderApp('/products', { user: testUser });
+    const region = await screen.findByRole('region', { name: 'Licenses offered to you' });
+    expect(
+      within(region).getByText(
+        'a***@e***.com offers you their SoundID Reference for Speakers & Headphones license (******-******-******-AB12CD), until 22/01/2026.',
+      ),
+    ).toBeInTheDocument();
+    await user.click(within(region).getByRole('button', { name: 'Accept SoundID Reference for Speakers & Headphones' }));
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Licenses offered to you' })).toBeNull());
+    expect(notices()).toContain('success: SoundID Reference for Speakers & Headphones is now in your account.');
+    expect(api.callsTo('AcceptIncomingLicenceTransfer').map((c) => c.body)).toEqual([
+      { transferId: incoming.TransferId, silent: true },
+    ]);
+    expect(api.callsTo('GetAccountLicensesByProductLine').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('shows nothing when no offer waits', async () => {
+    mockApi({ '/api/licenses/GetIncomingLicenceTransfers': ok({ Offers: [] }), [LIST_PATH]: ok(oneKey()) });
+    renderApp('/products', { user: testUser });
+    await screen.findByRole('heading', { name: /Licenses/ });
+    expect(screen.queryByRole('region', { name: 'Licenses offered to you' })).toBeNull();
+  });
+});

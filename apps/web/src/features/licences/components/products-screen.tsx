@@ -9,6 +9,7 @@ import { useHydrated } from '../../../lib/use-hydrated';
 import { voiceAiActivatePath } from '../activation-paths';
 import { useAccountLicences } from '../api/get-account-licences';
 import { usePanels } from '../use-panels';
+import { IncomingTransfers } from './incoming-transfers';
 import { ReferenceSection } from './reference-section';
 import { VoiceAiSection } from './voice-ai-section';
 
@@ -27,6 +28,7 @@ export function ProductsScreen() {
       }
     >
       <VoiceAiActivationOffer />
+      <IncomingTransfers />
       {licences.isPending && (
         // Holds the list's place, so that the footer does not jump when it comes (CLS).
         <div className="licence-sections licence-sections--pending">

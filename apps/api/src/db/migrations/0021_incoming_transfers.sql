@@ -1,0 +1,1 @@
+CREATE INDEX "licence_transfers_to_email_idx" ON "licence_transfers" USING btree ("to_email","created_at") WHERE "licence_transfers"."state" = 'pending';
