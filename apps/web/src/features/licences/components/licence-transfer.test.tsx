@@ -192,7 +192,9 @@ describe('offers to the customer’s address on Licenses & Devices (ADR 0054, ad
         'a***@e***.com offers you their SoundID Reference for Speakers & Headphones license (******-******-******-AB12CD), until 22/01/2026.',
       ),
     ).toBeInTheDocument();
-    await user.click(within(region).getByRole('button', { name: 'Accept SoundID Reference for Speakers & Headphones' }));
+    await user.click(
+      within(region).getByRole('button', { name: 'Accept SoundID Reference for Speakers & Headphones' }),
+    );
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Licenses offered to you' })).toBeNull());
     expect(notices()).toContain('success: SoundID Reference for Speakers & Headphones is now in your account.');
     expect(api.callsTo('AcceptIncomingLicenceTransfer').map((c) => c.body)).toEqual([
