@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiResult, apiToken, createVerifiedAccount, logIn, mailLink } from './accounts';
+import { apiResult, apiToken, createVerifiedAccount, logIn, mailLink, uniqueEmail } from './accounts';
 import { appStarted, expectAccessible, useBrowser } from './browser';
 import { issueKeys, registerKey } from './licences';
 
@@ -68,5 +68,39 @@ describe('passing a licence on', () => {
     // The link works once.
     await other.goto(offerPath);
     await other.getByText('This offer has already been accepted.').waitFor();
+  });
+
+  it('someone who signs up after the offer finds it on Licenses & Devices and accepts it there', async () => {
+    const owner = await createVerifiedAccount(base, 'transfer-owner2');
+    const [key] = await issueKeys(base, 'sid-reference');
+    const app = await apiToken(base, owner);
+    await registerKey(base, app, key as string);
+    // A password sign-in is a fresh proof of presence: the offer's step-up is met (ADR 0040).
+    const to = uniqueEmail('transfer-newcomer');
+    await apiResult(base, '/api/licenses/StartLicenceTransfer', { key, email: to }, app);
+
+    // The newcomer signs up with that address (not through the offer's link) and signs in.
+    const page = await browser.newPage();
+    await page.goto('/signup');
+    await page.getByLabel('Email').fill(to);
+    await page.getByLabel('Password', { exact: true }).fill('correct-horse-battery');
+    await page.getByLabel('Repeat password').fill('correct-horse-battery');
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Please verify your email' }).waitFor();
+    const verify = await mailLink(base, to, '/verify-email/');
+    await page.goto(verify);
+    await page.waitForURL('**/products');
+    const offers = page.getByRole('region', { name: 'Licenses offered to you' });
+    await offers
+      .getByText('offers you their SoundID Reference for Speakers & Headphones license', { exact: false })
+      .waitFor();
+    await expectAccessible(page, 'products-incoming-offer');
+    await offers.getByRole('button', { name: 'Accept SoundID Reference for Speakers & Headphones' }).click();
+    await page.getByText('SoundID Reference for Speakers & Headphones is now in your account.').waitFor();
+    await page
+      .getByRole('listitem', { name: 'SoundID Reference for Speakers & Headphones' })
+      .getByRole('button', { name: 'Pass this license on' })
+      .waitFor();
+    expect(await offers.count()).toBe(0);
   });
 });
