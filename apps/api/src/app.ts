@@ -18,7 +18,6 @@ import { stepUpRoutes } from './features/accounts/step-up-routes';
 import { adminRoutes } from './features/admin/routes';
 import { appRoutes } from './features/apps/routes';
 import { licenceRoutes } from './features/licences/routes';
-import { registerMailLogCleanup } from './features/mail/mail-log';
 import { clientReportRoutes } from './features/meta/client-reports';
 import { metaRoutes } from './features/meta/routes';
 import { operatorRoutes } from './features/operators/routes';
@@ -115,7 +114,6 @@ export async function composeApp(options: AppOptions): Promise<{ app: FastifyIns
   const { db, sessions, sessionCookie, accounts, ledger, licences, licenceList, cardCheckout } = services;
   const { operatorGuard: guard, audit } = services;
   registerSessionCheck(app, { sessions, sessionCookie });
-  registerMailLogCleanup(app, services.mailLog);
 
   await app.register(cookie);
   registerJsonBody(app);

@@ -24,7 +24,7 @@ import { loadOfflineSigner, type OfflineLicenseSigner } from './features/licence
 import { chargeActivationsOfDeletedCustomer } from './features/licences/repo';
 import { LicenceService } from './features/licences/service';
 import { LicenceTransfers } from './features/licences/transfers';
-import { MailLog } from './features/mail/mail-log';
+import { MailLog, mailLogJobs } from './features/mail/mail-log';
 import { createMailer, type Mailer } from './features/mail/mailer';
 import { type PublicConfig, publicConfigOf } from './features/meta/public-config';
 import { AuditTrail } from './features/operators/audit-trail';
@@ -221,7 +221,7 @@ export function createServices(options: ServiceOptions): Services {
       await jobs.enqueueIn(tx, IDLE_SEAT_MAIL_JOB, seat);
     },
   });
-  jobs.define(...idleSeatJobs({ idleSeats, db, mailer, publicUrl: config.publicUrl }));
+  jobs.define(...idleSeatJobs({ idleSeats, db, mailer, publicUrl: config.publicUrl }), ...mailLogJobs(mailLog));
   let signer: OfflineLicenseSigner | undefined;
   const offlineSigner = () => {
     signer ??= loadOfflineSigner({

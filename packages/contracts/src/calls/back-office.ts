@@ -59,7 +59,9 @@ export const backOfficeQueries = {
  * job queue defines each under this name.
  */
 export const RELEASE_IDLE_SEATS_JOB = 'release-idle-seats';
-export const SCHEDULED_JOBS = [RELEASE_IDLE_SEATS_JOB] as const;
+/** Deletes mail records (and dev outbox mails) past MAIL_LOG_RETENTION_DAYS (ADR 0038). */
+export const PURGE_MAIL_LOG_JOB = 'purge-mail-log';
+export const SCHEDULED_JOBS = [RELEASE_IDLE_SEATS_JOB, PURGE_MAIL_LOG_JOB] as const;
 export type ScheduledJob = (typeof SCHEDULED_JOBS)[number];
 
 export const backOfficeCalls = {

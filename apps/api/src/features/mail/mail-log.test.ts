@@ -1,14 +1,13 @@
-import type { DataExport } from '@soundid/contracts';
+import { type DataExport, PURGE_MAIL_LOG_JOB } from '@soundid/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freshSession, PASSWORD } from '../../../test/accounts-flow';
 import { type SmtpRecorder, startSmtpRecorder, unfolded } from '../../../test/kit/smtp-recorder';
 import { createTestApp, type TestApp } from '../../../test/kit/test-app';
-import { composeApp } from '../../app';
 import { mailLog, mailOutbox } from '../../db/schema';
 import { addDays } from '../../lib/clock';
 import { stepUpCodeMail } from '../accounts/mails';
-import { failureReason, MAIL_LOG_CLEANUP_EVERY_MS } from './mail-log';
+import { failureReason, PURGE_MAIL_LOG_SCHEDULE } from './mail-log';
 
 /**
  * The record of the mails the service sends (docs/decisions/0038-customer-data-export.md,
@@ -163,52 +162,45 @@ describe('without SMTP (development)', () => {
   });
 });
 
-describe('the cleanup: at start-up, then daily in the process', () => {
+describe('the cleanup: a daily job on the queue', () => {
   // ASVS 5.0 14.2.7: deletion on a defined schedule, the retention a setting.
-  it('deletes the records older than MAIL_LOG_RETENTION_DAYS when the app is ready and every day after', async () => {
+  it('is scheduled daily and deletes the records older than MAIL_LOG_RETENTION_DAYS when it runs', async () => {
     const days = 30;
     const base = await createTestApp({ MAIL_LOG_RETENTION_DAYS: String(days) });
-    const { db } = base.database;
-    const record = (to: string, ageDays: number) => {
-      const at = addDays(base.clock.now(), -ageDays);
-      return db.insert(mailLog).values({ to, subject: 'Old news', outcome: 'sent', createdAt: at, sentAt: at });
-    };
-    const kept = async () => (await db.select({ to: mailLog.to }).from(mailLog).orderBy(mailLog.id)).map((r) => r.to);
-    await record('expired@example.com', days + 1);
-    await record('fresh@example.com', days - 1);
-    await db.insert(mailOutbox).values({
-      to: 'expired@example.com',
-      subject: 'Old news',
-      text: 'body',
-      html: '<p>body</p>',
-      createdAt: addDays(base.clock.now(), -(days + 1)),
-    });
-
-    // A second process on the same database starts: its start-up run deletes what is past 30 days.
-    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-    const started = await composeApp({
-      config: base.services.config,
-      database: base.database,
-      clock: base.clock,
-      logger: false,
-    });
     try {
-      const purge = vi.spyOn(started.services.mailLog, 'purgeExpired');
-      await started.app.ready();
-      expect(purge).toHaveBeenCalledTimes(1);
+      const { db } = base.database;
+      const record = (to: string, ageDays: number) => {
+        const at = addDays(base.clock.now(), -ageDays);
+        return db.insert(mailLog).values({ to, subject: 'Old news', outcome: 'sent', createdAt: at, sentAt: at });
+      };
+      const kept = async () => (await db.select({ to: mailLog.to }).from(mailLog).orderBy(mailLog.id)).map((r) => r.to);
+      await record('expired@example.com', days + 1);
+      await record('fresh@example.com', days - 1);
+      await db.insert(mailOutbox).values({
+        to: 'expired@example.com',
+        subject: 'Old news',
+        text: 'body',
+        html: '<p>body</p>',
+        createdAt: addDays(base.clock.now(), -(days + 1)),
+      });
+      const { jobs } = base.services;
+      await jobs.start({ work: false });
+      expect(await jobs.summary()).toContainEqual(
+        expect.objectContaining({ name: PURGE_MAIL_LOG_JOB, schedule: PURGE_MAIL_LOG_SCHEDULE }),
+      );
+
+      // The schedule's run, as a replica working the queue takes it.
+      await jobs.enqueue(PURGE_MAIL_LOG_JOB);
+      expect(await jobs.drain(PURGE_MAIL_LOG_JOB)).toEqual([{ deleted: 1 }]);
       expect(await kept()).toEqual(['fresh@example.com']);
       expect(await db.$count(mailOutbox)).toBe(0);
 
-      // Two days on, the other record is past 30 days too; the daily run takes it.
+      // Two days on, the other record is past 30 days too; the next day's run takes it.
       base.clock.advanceHours(2 * DAY_HOURS);
-      await vi.advanceTimersByTimeAsync(MAIL_LOG_CLEANUP_EVERY_MS - 1);
-      expect(purge).toHaveBeenCalledTimes(1);
-      await vi.advanceTimersByTimeAsync(1);
-      await vi.waitFor(() => expect(purge).toHaveBeenCalledTimes(2));
-      await vi.waitFor(async () => expect(await kept()).toEqual([]));
+      await jobs.enqueue(PURGE_MAIL_LOG_JOB);
+      expect(await jobs.drain(PURGE_MAIL_LOG_JOB)).toEqual([{ deleted: 1 }]);
+      expect(await kept()).toEqual([]);
     } finally {
-      await started.app.close();
-      vi.useRealTimers();
       await base.close();
     }
   });

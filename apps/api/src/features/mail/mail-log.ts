@@ -1,14 +1,15 @@
+import { PURGE_MAIL_LOG_JOB } from '@soundid/contracts';
 import { lt } from 'drizzle-orm';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Database } from '../../db/client';
 import { type MailOutcome, mailLog, mailOutbox } from '../../db/schema';
+import type { JobDefinition } from '../../integrations/job-queue';
 import { addDays, type Clock } from '../../lib/clock';
 
 /** The longest failure reason kept (the column's check): an SMTP reply line, an error code. */
 export const MAIL_FAILURE_MAX = 200;
 
-/** How often the cleanup runs in the process (ADR 0038's revision: daily, no job queue yet). */
-export const MAIL_LOG_CLEANUP_EVERY_MS = 24 * 60 * 60 * 1000;
+/** When the cleanup runs: daily, on the job queue (ADR 0038's revision, docs/decisions/0051-job-queue.md). */
+export const PURGE_MAIL_LOG_SCHEDULE = '41 3 * * *';
 
 export interface MailRecord {
   to: string;
@@ -24,8 +25,8 @@ export interface MailRecord {
  * The record of the mails the service sends (`mail_log`, ADR 0038's revision "a record of every
  * mail"): subject, recipient, account, times and outcome, whatever the transport, never a body
  * or a link. Rows older than `retentionDays` are out of the export and deleted by `purgeExpired`,
- * which runs at start-up and daily (`startCleanup`). The dev outbox's full mails are deleted at
- * the same age.
+ * which the job queue runs daily (`mailLogJobs`). The dev outbox's full mails are deleted at the
+ * same age.
  */
 export class MailLog {
   constructor(private readonly deps: { db: Database; clock: Clock; retentionDays: number }) {}
@@ -49,43 +50,6 @@ export class MailLog {
     await this.deps.db.delete(mailOutbox).where(lt(mailOutbox.createdAt, cutoff));
     return deleted.length;
   }
-
-  /**
-   * Runs `purgeExpired` now and then every `everyMs` in this process, until `stop`. A failed run
-   * is logged and the next one tries again; the timer does not keep the process alive.
-   */
-  startCleanup(log: FastifyBaseLogger, everyMs = MAIL_LOG_CLEANUP_EVERY_MS): MailLogCleanup {
-    let running: Promise<void> = Promise.resolve();
-    const run = () => {
-      running = running.then(async () => {
-        try {
-          const deleted = await this.purgeExpired();
-          if (deleted > 0)
-            log.info({ deleted, retentionDays: this.deps.retentionDays }, 'mail records past retention deleted');
-        } catch (error) {
-          log.error({ err: error }, 'mail record cleanup failed');
-        }
-      });
-      return running;
-    };
-    const first = run();
-    const timer = setInterval(() => void run(), everyMs);
-    timer.unref();
-    return {
-      started: first,
-      async stop() {
-        clearInterval(timer);
-        await running;
-      },
-    };
-  }
-}
-
-export interface MailLogCleanup {
-  /** The start-up run, settled (a failure is logged, never thrown). */
-  started: Promise<void>;
-  /** Stops the timer and waits for a run under way. */
-  stop(): Promise<void>;
 }
 
 /**
@@ -108,17 +72,18 @@ export function failureReason(error: unknown): string {
 }
 
 /**
- * Mail records past their retention are deleted when the app is ready and then daily in the
- * process (ADR 0038's revision; a job queue comes later). Every replica runs it: the deletion is
- * the same whoever runs it.
+ * Mail records past their retention are deleted daily by one replica at a time (the queue's
+ * exclusive policy); `npm run admin -- run-job purge-mail-log` runs it at once. A record past the
+ * retention is out of the export already, whether or not the job has run (ADR 0038).
  */
-export function registerMailLogCleanup(app: FastifyInstance, mailLog: MailLog): void {
-  let cleanup: MailLogCleanup | undefined;
-  app.addHook('onReady', async () => {
-    cleanup = mailLog.startCleanup(app.log);
-    await cleanup.started;
-  });
-  app.addHook('onClose', async () => {
-    await cleanup?.stop();
-  });
+export function mailLogJobs(mailLog: MailLog): JobDefinition<object>[] {
+  return [
+    {
+      name: PURGE_MAIL_LOG_JOB,
+      schedule: PURGE_MAIL_LOG_SCHEDULE,
+      policy: 'exclusive',
+      retryLimit: 2,
+      run: async () => ({ deleted: await mailLog.purgeExpired() }),
+    },
+  ];
 }
