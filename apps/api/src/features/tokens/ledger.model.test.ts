@@ -182,9 +182,7 @@ class Refund implements fc.AsyncCommand<Model, Real> {
   check = () => true;
   async run(m: Model, r: Real) {
     const sourceRef = `purchase:${r.userId}:${this.source}`;
-    const result = await r.t.database.db.transaction((tx) =>
-      r.ledger.withdraw(tx, r.userId, sourceRef, this.target),
-    );
+    const result = await r.t.database.db.transaction((tx) => r.ledger.withdraw(tx, r.userId, sourceRef, this.target));
     const lot = m.lots.find((l) => l.sourceRef === sourceRef);
     if (!lot) {
       expect(result).toBeUndefined();
@@ -288,7 +286,11 @@ async function assertInvariants(m: Model, r: Real): Promise<void> {
 
   // Per job (ADR 0056): the spend's allocations add up to its cost, and each is the model's.
   const spends = await db
-    .select({ requestId: tokenSpends.requestId, tokens: tokenSpends.tokens, allocated: sum(tokenSpendAllocations.tokens) })
+    .select({
+      requestId: tokenSpends.requestId,
+      tokens: tokenSpends.tokens,
+      allocated: sum(tokenSpendAllocations.tokens),
+    })
     .from(tokenSpends)
     .leftJoin(tokenSpendAllocations, eq(tokenSpendAllocations.spendId, tokenSpends.id))
     .where(eq(tokenSpends.userId, r.userId))
@@ -310,7 +312,10 @@ async function assertInvariants(m: Model, r: Real): Promise<void> {
     for (const paid of job.paidBy) spentPerLot.set(paid.lot, (spentPerLot.get(paid.lot) ?? 0) + paid.tokens);
   }
   const purchases = await r.ledger.purchaseHistory(r.userId, 1);
-  const newestLots = m.lots.map((_, index) => index).reverse().slice(0, 10);
+  const newestLots = m.lots
+    .map((_, index) => index)
+    .reverse()
+    .slice(0, 10);
   expect(purchases.PageItems.map((item) => item.TokensSpent)).toEqual(
     newestLots.map((index) => spentPerLot.get(index) ?? 0),
   );

@@ -168,7 +168,7 @@ describe('history', () => {
     expect(page2.PageItems.map((u: { TokenAmount: number }) => u.TokenAmount)).toEqual([90]);
   });
 
-  it("tells per lot what was spent and marks an expired lot with what it held (ADR 0056)", async () => {
+  it('tells per lot what was spent and marks an expired lot with what it held (ADR 0056)', async () => {
     await signUpVerified(t, 'lots@example.com');
     await grant('lots@example.com', 500, 'lots-a');
     const token = await login('lots@example.com');

@@ -281,7 +281,12 @@ export class TokenLedger {
   async usageHistory(userId: string, page: number): Promise<PagedResult<UsageHistoryEntry>> {
     const [total] = await this.db.select({ n: count() }).from(tokenSpends).where(eq(tokenSpends.userId, userId));
     const spends = await this.db
-      .select({ id: tokenSpends.id, tokens: tokenSpends.tokens, millis: tokenSpends.millis, spentAt: tokenSpends.spentAt })
+      .select({
+        id: tokenSpends.id,
+        tokens: tokenSpends.tokens,
+        millis: tokenSpends.millis,
+        spentAt: tokenSpends.spentAt,
+      })
       .from(tokenSpends)
       .where(eq(tokenSpends.userId, userId))
       .orderBy(desc(tokenSpends.spentAt), desc(tokenSpends.seq))

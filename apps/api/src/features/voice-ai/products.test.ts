@@ -132,7 +132,6 @@ describe('GetProducts', () => {
     // Licenses & Devices lists them too.
     expect((await voiceAiStatusOnList(fresh)).ExpiringTokens).toEqual(expiring);
 
-
     t.clock.advanceHours(14 * DAY_HOURS);
     fresh = await signIn(t, 'products.expiry@example.com');
     expect(await getProducts(fresh)).toMatchObject({
