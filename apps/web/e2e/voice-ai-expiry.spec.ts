@@ -69,6 +69,7 @@ describe.skipIf(!available)('voice AI tokens expiring soon', () => {
     const page = await browser.newPage();
     await signInByCookie(page, base, account, `${base}/products/voice-ai`);
     const expiring = page.getByRole('list', { name: 'Tokens expiring soon' });
+    await expiring.getByText(line).waitFor();
     expect(await expiring.getByRole('listitem').allTextContents()).toEqual([line]);
     await page.getByText('Your tokens: 4,200 (about 7 minutes of processing).', { exact: true }).waitFor();
 
