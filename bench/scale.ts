@@ -20,7 +20,8 @@ import { BENCH_ADMIN_TOKEN, freshPostgres, postgresAvailable, type Running, sign
 
 /**
  * `npm run bench:scale`: the p50 of the signed-in calls whose cost could grow with the tables
- * (the licence list, the purchase history's first page, a token spend, the apps' CheckLicense) and of the operators'
+ * (the licence list, the purchase history's first page, the usage history's first page (one row
+ * per job, ADR 0056), a token spend, the apps' CheckLicense) and of the operators'
  * customer search (each kind) on 100,000 customers (1,000,000 devices, 2,000,000 ledger rows)
  * against the same calls on 1,000 customers, and the EXPLAIN (ANALYZE, BUFFERS) plans of the SQL
  * behind them on the large database.
@@ -46,6 +47,8 @@ let spendNo = 0;
 const CALLS: Call[] = [
   { name: 'GetAccountLicensesByProductLine', path: '/api/licenses/GetAccountLicensesByProductLine', body: () => ({}) },
   { name: 'GetPurchaseHistory page 1', path: '/api/voiceai/GetPurchaseHistory', body: () => ({ page: 1 }) },
+  // One row per job (ADR 0056): a page of spends (token_spends_user_idx), then that page's allocations.
+  { name: 'GetActionHistory page 1', path: '/api/voiceai/GetActionHistory', body: () => ({ page: 1 }) },
   {
     name: 'ConsumeTokens',
     path: '/api/apps/ConsumeTokens',
@@ -242,6 +245,7 @@ const callSections = (db: Database, userId: string): Sections => {
       },
     ],
     ['GetPurchaseHistory page 1', () => ledger.purchaseHistory(userId, 1)],
+    ['GetActionHistory page 1 (one row per job, ADR 0056)', () => ledger.usageHistory(userId, 1)],
     ['ConsumeTokens', () => ledger.spend(userId, 7, SPENT_REQUEST_ID)],
     [
       // ADR 0052: one page of the hourly sweep reads only due seats (devices_idle_idx).

@@ -7,8 +7,8 @@ import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createVerifiedAccount, signInByCookie } from './accounts';
 import { repoRoot } from './api-server';
-import { useBrowser } from './browser';
-import { adminCli } from './licences';
+import { expectAccessible, useBrowser } from './browser';
+import { adminCli, adminPost, apiToken, issueKeys, registerKey } from './licences';
 
 /**
  * Buying tokens in the sandbox as a customer does — buy page, checkout screen with the test
@@ -83,8 +83,9 @@ describe('voice AI buy page and card checkout', () => {
     await purchases.getByRole('cell', { name: 'Purchased' }).waitFor();
     expect(await purchases.getByRole('cell', { name: '5,000' }).count()).toBe(2); // amount and remaining
 
+    // The token line reads once (ADR 0056).
     await page.goto('/products/voice-ai');
-    await page.getByText('Pay-as-you-go: 5,000 tokens (about 8 minutes of processing).').waitFor();
+    await page.getByText('Your tokens: 5,000 (about 8 minutes of processing).', { exact: true }).waitFor();
   });
 
   it('a declined card (4000 0000 0000 0002) ends on Payment unsuccessful, and credits nothing', async () => {
@@ -157,6 +158,24 @@ describe('voice AI buy page and card checkout', () => {
     expect(await voice.getByRole('link', { name: 'Buy Perpetual mode or tokens' }).count()).toBe(0);
   });
 
+  it('a Perpetual owner with tokens: the mode is active, no Buy Perpetual mode, the tokens once (ADR 0056)', async () => {
+    const base = browser.baseUrl;
+    const account = await createVerifiedAccount(base, 'perpetual-tokens');
+    await adminPost(base, 'grant-tokens', { email: account.email, amount: 4110 });
+    const [key] = await issueKeys(base, 'voice-ai');
+    await registerKey(base, await apiToken(base, account.email, account.password), key as string);
+
+    const page = await browser.newPage();
+    await openBuyPage(page, account.email, account.password);
+    const card = page.getByRole('region', { name: 'Perpetual mode' });
+    await card.getByText('Perpetual mode is active').waitFor();
+    expect(await page.getByRole('button', { name: 'Buy Perpetual mode' }).count()).toBe(0);
+    const tokens = page.getByRole('region', { name: 'Pay-as-you-go' });
+    await tokens.getByText('Your tokens: 4,110 (about 6 minutes of processing).', { exact: true }).waitFor();
+    expect(await page.getByText(/Your tokens: Pay-as-you-go/).count()).toBe(0);
+    await expectAccessible(page, 'voice-ai-buy-perpetual-owner');
+  });
+
   it('starts the seven-day free trial from the buy page, which then offers it no more', async () => {
     const account = await createVerifiedAccount(browser.baseUrl, 'buy-trial');
     const page = await browser.newPage();
@@ -172,7 +191,7 @@ describe('voice AI buy page and card checkout', () => {
     expect(activate.searchParams.get('deeplink')).toMatch(/^soundid:\/\/starttrial\?/);
 
     await page.goBack();
-    await page.getByText('Your tokens: Free trial: 7 days left.').waitFor();
+    await page.getByText('Free trial: 7 days left.', { exact: true }).waitFor();
     expect(await offer.count()).toBe(0);
     await page.goto('/products');
     await page.getByText('Your free trial of SoundID VoiceAI ends in 7 days.').waitFor();

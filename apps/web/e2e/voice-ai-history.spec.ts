@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createVerifiedAccount, signInByCookie } from './accounts';
 import { expectAccessible, useBrowser } from './browser';
-import { operatorToken } from './licences';
+import { apiToken, operatorToken } from './licences';
 
 /** Tokens granted by an operator and spent by an app show in the customer's history. */
 describe('voice AI transaction history', () => {
@@ -45,5 +45,57 @@ describe('voice AI transaction history', () => {
     await page.getByRole('tab', { name: 'Usage history' }).click();
     await page.getByRole('table').getByRole('cell', { name: '120' }).waitFor();
     expect(await page.title()).toBe('My SoundID | SoundID VoiceAI Transactions');
+  });
+
+  it('shows a job that two lots paid as one row, its payers under it when opened (ADR 0056)', async () => {
+    const base = browser.baseUrl;
+    const account = await createVerifiedAccount(base, 'tokens-jobs');
+    for (const amount of [100, 1000]) {
+      const grant = await fetch(`${base}/api/admin/grant-tokens`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${operatorToken()}` },
+        body: JSON.stringify({ email: account.email, amount, reason: 'history spec' }),
+      });
+      expect(grant.ok).toBe(true);
+    }
+    const token = await apiToken(base, account.email, account.password);
+    const spend = await fetch(`${base}/api/apps/ConsumeTokens`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authtoken: token },
+      body: JSON.stringify({ seconds: 12.5, requestId: 'e2e-two-lots' }),
+    });
+    // 130 tokens: the 100 of the first lot and 30 of the second.
+    expect(((await spend.json()) as { Result: { TokensSpent: number } }).Result.TokensSpent).toBe(130);
+
+    const page = await browser.newPage();
+    await signInByCookie(page, base, account, '/products/transactions');
+    const purchases = page.getByRole('table');
+    await purchases.getByRole('cell', { name: '970' }).waitFor();
+    // Per lot: remaining then spent (the second lot: 970 left, 30 spent; the first: 0 left, 100 spent).
+    const rows = purchases.getByRole('row');
+    expect(await rows.nth(1).getByRole('cell').allTextContents()).toEqual([
+      '1,000',
+      'Granted',
+      expect.any(String),
+      expect.any(String),
+      '970',
+      '30',
+    ]);
+    expect((await rows.nth(2).getByRole('cell').allTextContents()).slice(4)).toEqual(['0', '100']);
+
+    await page.getByRole('tab', { name: 'Usage history' }).click();
+    const usage = page.getByRole('table');
+    await usage.getByRole('cell', { name: '130' }).waitFor();
+    // One row for the job (and the header row): not one per lot.
+    expect(await usage.getByRole('row').count()).toBe(2);
+    expect(await usage.getByRole('cell', { name: '12.5 s' }).count()).toBe(1);
+    await usage.getByRole('button', { name: 'Show 2 lots' }).click();
+    const payers = usage.getByRole('list', { name: 'Paid from' });
+    expect(await payers.getByRole('listitem').allTextContents()).toEqual([
+      expect.stringMatching(/^100 tokens: Granted, \d\d\/\d\d\/\d\d /),
+      expect.stringMatching(/^30 tokens: Granted, \d\d\/\d\d\/\d\d /),
+    ]);
+    expect(await usage.getByRole('button', { name: 'Hide' }).getAttribute('aria-expanded')).toBe('true');
+    await expectAccessible(page, 'usage-history-payers');
   });
 });

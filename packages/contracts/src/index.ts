@@ -36,5 +36,6 @@ export * from './redact';
 export * from './releases';
 // Storefront (perpetual licence purchase)
 export * from './storefront';
+export * from './token-outlook';
 export * from './tokens';
 export * from './validators';

@@ -100,10 +100,13 @@ export const tokenSpends = pgTable(
     tokens: integer('tokens').notNull(),
     balanceAfter: integer('balance_after').notNull(),
     spentAt: ts('spent_at').notNull(),
+    /** Spend order: the usage history keeps the order of jobs made in the same millisecond (ADR 0056). */
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
   },
   (t) => [
     uniqueIndex('token_spends_request_key').on(t.userId, t.requestId),
-    index('token_spends_user_idx').on(t.userId, t.spentAt),
+    /** The usage history's pages, one row per job, newest first; the runway's recent spending. */
+    index('token_spends_user_idx').on(t.userId, t.spentAt, t.seq),
   ],
 );
 

@@ -270,11 +270,20 @@ export const assetPackSchema = z.object({
 });
 export type AssetPack = z.infer<typeof assetPackSchema>;
 
+/** Live tokens that expire within TOKEN_EXPIRY_NOTICE_DAYS (ADR 0056): a lot's tokens left and its expiry (epoch ms). */
+export const expiringTokensSchema = z.object({ Tokens: z.number(), ExpiryDate: z.number() });
+export type ExpiringTokens = z.infer<typeof expiringTokensSchema>;
+
 export const voiceAiLicenseStatusSchema = z.object({
   /** A warning shown beside the status (tokens expiring soon, trial ended), or null. */
   StatusWarning: z.string().nullable(),
-  /** Plain status text: perpetual, the token balance (pay-as-you-go), trial days left, or none. */
+  /**
+   * Plain status text: perpetual, the token balance (pay-as-you-go) and how long it lasts at the
+   * customer's pace (ADR 0056), trial days left, or none.
+   */
   TokenStatus: z.string(),
+  /** The live lots that expire within TOKEN_EXPIRY_NOTICE_DAYS, earliest first (ADR 0056); absent: none. */
+  ExpiringTokens: z.array(expiringTokensSchema).optional(),
   InfoLinks: z.array(infoLinkSchema),
   /**
    * Activation (DeepLink with a server action), Download, and when a perpetual licence is

@@ -17,7 +17,8 @@ export const voiceAiBuyText = {
   bundlesLabel: 'Token packs',
   mostPopular: 'Most popular',
   noBundles: 'Token packs are not available right now. Please try again later.',
-  tokenStatusLabel: 'Your tokens',
+  /** The Perpetual card of an owner (ADR 0056): no Buy button, the mode is on. */
+  perpetualActive: 'Perpetual mode is active',
 } as const;
 
 export const checkoutText = {
@@ -52,6 +53,18 @@ export const historyText = {
   empty: 'Nothing here yet.',
   purchaseColumns: ['Amount', 'Type', 'Order date', 'Expiry date', 'Remaining'],
   usageColumns: ['Tokens spent', 'Token type', 'Date'],
+  /** After the spec's columns (ADR 0056): what processing spent of each lot. */
+  purchaseMoreColumns: ['Spent'],
+  /** After the spec's columns (ADR 0056): the job's processing time and the lots that paid it. */
+  usageMoreColumns: ['Processing time', 'Paid from'],
+  expired: 'Expired',
+  expiredUnused: (tokens: number) => `${tokens.toLocaleString('en-US')} unused`,
+  seconds: (seconds: number) => `${seconds.toLocaleString('en-US')} s`,
+  showPayers: (count: number) => `Show ${count} ${count === 1 ? 'lot' : 'lots'}`,
+  hidePayers: 'Hide',
+  payersLabel: 'Paid from',
+  payer: (tokens: number, type: string, orderDate: string) =>
+    `${tokens.toLocaleString('en-US')} tokens: ${type}, ${orderDate}`,
 } as const;
 
 export const postCheckoutText = {

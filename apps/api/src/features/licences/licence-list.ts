@@ -21,6 +21,7 @@ import { sessions, users } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { type SessionRowState, type SessionScopedRead, sessionParams, sessionStateFields } from '../accounts/sessions';
 import { holdingsOf, liveLotsQuery, type TokenHoldings } from '../tokens/ledger';
+import { recentSpendingField, runwayWindowStart, type TokenOutlook, tokenOutlook } from '../tokens/outlook';
 import {
   PRODUCTS,
   type Product,
@@ -33,7 +34,7 @@ import { actionUrls, type Deeplinks, serverActionIds } from './deeplinks';
 import { activeDevicesOfUserQuery, keysOfUserQuery, licencesOfUserQuery } from './repo';
 import { type Seats, seatsOf } from './service';
 import { type PendingTransferRow, pendingTransfersOfUserQuery } from './transfers';
-import { daysLeft, voiceAiStatus } from './voice-ai-status';
+import { buyPageTokenStatus, daysLeft, expiringTokensOf, voiceAiStatus } from './voice-ai-status';
 
 /** The customer's keys, licences, active devices and live token lots, as JSON lists of one statement. */
 const holdingsFields = (db: Database) => ({
@@ -42,6 +43,8 @@ const holdingsFields = (db: Database) => ({
   devices: jsonRows(activeDevicesOfUserQuery(db)),
   lots: jsonRows(liveLotsQuery(db)),
   transfers: jsonRows(pendingTransfersOfUserQuery(db)),
+  /** Tokens spent since `since`: the pace behind the runway (ADR 0056). */
+  spentRecently: recentSpendingField(),
 });
 
 /** The holdings of a customer (one round trip, one pooled connection), prepared once. */
@@ -70,6 +73,7 @@ type HoldingsRow = {
   devices: DeviceRow[];
   lots: LotRow[];
   transfers: PendingTransferRow[];
+  spentRecently: number;
 };
 type LotRow = Parameters<typeof holdingsOf>[0][number];
 
@@ -79,6 +83,8 @@ interface Holdings {
   licences: LicenceRow[];
   devices: DeviceRow[];
   tokens: TokenHoldings;
+  /** Expiring lots and the runway (ADR 0056). */
+  outlook: TokenOutlook;
   /** The offers to pass a key on that wait for their recipient (ADR 0054), by key id. */
   transfers: Map<string, PendingTransferRow>;
 }
@@ -104,7 +110,8 @@ export class LicenceList {
    * the holdings of the token's customer (placeholders `sid`, `sub`; the lists' `userId` is `sub`).
    */
   readonly readWithSession: SessionScopedRead<SessionRowState & HoldingsRow> = async ({ sid, sub }) => {
-    const [row] = await this.sessionHoldings.execute({ sid, sub, userId: sub, now: this.clock.now() });
+    const now = this.clock.now();
+    const [row] = await this.sessionHoldings.execute({ sid, sub, userId: sub, now, since: runwayWindowStart(now) });
     return row;
   };
 
@@ -123,14 +130,22 @@ export class LicenceList {
   /** GetProducts' licence part: the voice AI trial offer and the same status line as the list. */
   async voiceAiOffer(
     userId: string,
-  ): Promise<Pick<VoiceAiProductList, 'ActionButtons' | 'CanStartTrial' | 'TokenStatus' | 'StatusWarning'>> {
-    const { product, licence, perpetualKeys, status } = this.voiceAiStanding(await this.holdingsOf(userId));
+  ): Promise<
+    Pick<
+      VoiceAiProductList,
+      'ActionButtons' | 'CanStartTrial' | 'TokenStatus' | 'StatusWarning' | 'IsPerpetual' | 'ExpiringTokens'
+    >
+  > {
+    const h = await this.holdingsOf(userId);
+    const { product, licence, perpetualKeys, seats, status } = this.voiceAiStanding(h);
     const canStartTrial = !licence?.trialStartedAt && perpetualKeys.length === 0;
     return {
       ActionButtons: canStartTrial ? [this.startTrialButton(product)] : [],
       CanStartTrial: canStartTrial,
-      TokenStatus: status.TokenStatus,
+      TokenStatus: buyPageTokenStatus(status, h.outlook),
       StatusWarning: status.StatusWarning,
+      IsPerpetual: seats.kind === 'Perpetual',
+      ExpiringTokens: expiringTokensOf(h.outlook),
     };
   }
 
@@ -153,8 +168,9 @@ export class LicenceList {
 
   private async holdingsOf(userId: string): Promise<Holdings> {
     const now = this.clock.now();
-    const [row] = await this.holdings.execute({ userId, now });
-    return this.toHoldings(row ?? { keys: [], licences: [], devices: [], lots: [], transfers: [] }, now);
+    const [row] = await this.holdings.execute({ userId, now, since: runwayWindowStart(now) });
+    const nothing = { keys: [], licences: [], devices: [], lots: [], transfers: [], spentRecently: 0 };
+    return this.toHoldings(row ?? nothing, now);
   }
 
   private toHoldings(row: HoldingsRow, now = this.clock.now()): Holdings {
@@ -163,6 +179,7 @@ export class LicenceList {
       licences: row.licences,
       devices: row.devices,
       tokens: holdingsOf(row.lots, now),
+      outlook: tokenOutlook(row.lots, row.spentRecently, now),
       transfers: new Map(row.transfers.map((t) => [t.keyId, t])),
     };
   }
@@ -304,7 +321,7 @@ export class LicenceList {
     const perpetualKeys = h.keys.filter((k) => k.productCode === product.code);
     const licence = h.licences.find((l) => l.productCode === product.code);
     const seats = seatsOf(product, perpetualKeys.length, licence, now, h.tokens.balance);
-    const status = voiceAiStatus(product, seats, licence, h.tokens, now);
+    const status = voiceAiStatus(product, seats, licence, h.tokens, h.outlook, now);
     return { product, perpetualKeys, licence, seats, status };
   }
 
@@ -339,6 +356,7 @@ export class LicenceList {
       LicenseStatus: {
         StatusWarning: status.StatusWarning,
         TokenStatus: status.TokenStatus,
+        ExpiringTokens: expiringTokensOf(h.outlook),
         InfoLinks: product.infoLinks,
         ActionButtons: buttons,
         Devices: devices.map(toDevice),

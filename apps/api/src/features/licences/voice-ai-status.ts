@@ -1,6 +1,13 @@
-import { type LicenceNotification, voiceAiStatusText } from '@soundid/contracts';
+import {
+  type ExpiringTokens,
+  type LicenceNotification,
+  runwayText,
+  tokenOutlookText,
+  voiceAiStatusText,
+} from '@soundid/contracts';
 import type { LicenceRow } from '../../db/licences-schema';
 import type { TokenHoldings } from '../tokens/ledger';
+import type { TokenOutlook } from '../tokens/outlook';
 import type { Product } from './catalogue';
 import type { Seats } from './service';
 
@@ -19,14 +26,16 @@ export interface VoiceAiStatus {
 
 /**
  * The voice AI status line, the same on the licence list and the buy page (GetProducts):
- * perpetual is unlimited; otherwise the token balance (pay-as-you-go), a running trial or
- * nothing; the warning names tokens that expire soon, else an ended trial without seats.
+ * perpetual is unlimited; otherwise the token balance (pay-as-you-go) and how long it lasts at
+ * the customer's pace (ADR 0056), a running trial or nothing; the warning names tokens that
+ * expire soon, else an ended trial without seats.
  */
 export function voiceAiStatus(
   product: Product,
   seats: Seats,
   licence: LicenceRow | undefined,
   tokens: TokenHoldings,
+  outlook: TokenOutlook,
   now: Date,
 ): VoiceAiStatus {
   const text = voiceAiStatusText;
@@ -49,7 +58,7 @@ export function voiceAiStatus(
   }
 
   let tokenStatus: string = hasTrialEnded ? text.noLicenceAfterTrial : text.noLicence;
-  if (tokens.balance > 0) tokenStatus = text.tokens(tokens.balance);
+  if (tokens.balance > 0) tokenStatus = withRunway(text.tokens(tokens.balance), outlook);
   else if (seats.kind === 'Trial' && seats.trialEndsAt) tokenStatus = text.trial(daysLeft(seats.trialEndsAt, now));
 
   const expiring = tokens.expiringSoon;
@@ -58,4 +67,23 @@ export function voiceAiStatus(
   else if (seats.kind === 'None' && hasTrialEnded) statusWarning = text.trialEnded;
 
   return { TokenStatus: tokenStatus, StatusWarning: statusWarning, Notifications: notifications };
+}
+
+/** A balance line and, when the customer spent tokens in the window, how long the balance lasts. */
+function withRunway(line: string, outlook: TokenOutlook): string {
+  return outlook.runwayDays === null ? line : `${line} ${runwayText(outlook.runwayDays)}`;
+}
+
+/**
+ * The buy page's token line (ADR 0056): the balance once ("Your tokens: 4,110 (about 6 minutes
+ * of processing)") and its runway, for a Perpetual owner too; without tokens, the status line.
+ */
+export function buyPageTokenStatus(status: VoiceAiStatus, outlook: TokenOutlook): string {
+  if (outlook.balance === 0) return status.TokenStatus;
+  return withRunway(`${tokenOutlookText.balance(outlook.balance)}.`, outlook);
+}
+
+/** The lots that expire soon, as the licence list and the buy page send them. */
+export function expiringTokensOf(outlook: TokenOutlook): ExpiringTokens[] {
+  return outlook.expiring.map((lot) => ({ Tokens: lot.tokens, ExpiryDate: lot.expiresAt.getTime() }));
 }

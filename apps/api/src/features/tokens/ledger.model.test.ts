@@ -5,22 +5,37 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/kit/test-app';
 import { withInvariants } from '../../../test/model-commands';
 import { users } from '../../db/schema';
-import { tokenLots, tokenSpendAllocations } from '../../db/voice-ai-schema';
+import { tokenLots, tokenSpendAllocations, tokenSpends } from '../../db/voice-ai-schema';
 import { Fault } from '../../lib/fault';
 import { TokenLedger } from './ledger';
 
 /**
  * Model-based tests of the token ledger (fast-check `commands` and `scheduler`). The model is a
  * list of lots; after every step the ledger agrees with it and the invariants hold: balance =
- * grants + purchases - spends (less what expired), no lot below 0 or above its amount, spends
- * take the earliest live lots first, expired lots are never spent, a retried request id or a
- * credited source changes nothing.
+ * grants + purchases - spends - refunds' and finance's withdrawals (less what expired), no lot
+ * below 0 or above its amount, spends and finance take the earliest live lots first, expired lots
+ * are never spent, a retried request id, a credited source or a used withdrawal reference changes
+ * nothing; per job (ADR 0056), the lots that paid it add up to its cost, and the usage history
+ * shows each job once with those payers.
  */
 const RUNS = Number(process.env.MODEL_RUNS ?? 25);
 
 interface ModelLot {
+  sourceRef: string;
+  amount: number;
   remaining: number;
   expiresAt: number;
+  /** Taken back by refunds of its payment (ADR 0032). */
+  withdrawn: number;
+  /** Taken back by finance (AdminWithdrawTokens). */
+  financeWithdrawn: number;
+}
+
+/** A processing job: its cost and what each lot (by index in `lots`) paid of it, in order. */
+interface ModelJob {
+  requestId: string;
+  cost: number;
+  paidBy: { lot: number; tokens: number }[];
 }
 
 interface Model {
@@ -28,6 +43,12 @@ interface Model {
   sources: Set<string>;
   credited: Record<TokenLotCause, number>;
   spent: number;
+  /** Tokens taken back by refunds and by finance. */
+  withdrawn: number;
+  /** The jobs charged, in the order they were. */
+  jobs: ModelJob[];
+  /** Finance's withdrawal references used, and the amount each withdrew. */
+  references: Map<string, number>;
   /** Request id → what the first spend answered, and for how many seconds. */
   answered: Map<string, { TokensSpent: number; TokenBalance: number; millis: number }>;
 }
@@ -85,7 +106,14 @@ class Credit implements fc.AsyncCommand<Model, Real> {
     expect(credited).toBe(!m.sources.has(sourceRef));
     if (!credited) return;
     m.sources.add(sourceRef);
-    m.lots.push({ remaining: this.amount, expiresAt: twelveMonthsFrom(at) });
+    m.lots.push({
+      sourceRef,
+      amount: this.amount,
+      remaining: this.amount,
+      expiresAt: twelveMonthsFrom(at),
+      withdrawn: 0,
+      financeWithdrawn: 0,
+    });
     m.credited[this.cause] += this.amount;
   }
   toString = () => `${this.cause}(${this.amount}, ${this.source})`;
@@ -124,11 +152,14 @@ class Spend implements fc.AsyncCommand<Model, Real> {
     }
     expect(outcome).toEqual({ TokensSpent: cost, TokenBalance: available - cost });
     let due = cost;
+    const paidBy: ModelJob['paidBy'] = [];
     for (const lot of live) {
       const take = Math.min(due, lot.remaining);
       lot.remaining -= take;
       due -= take;
+      if (take > 0) paidBy.push({ lot: m.lots.indexOf(lot), tokens: take });
     }
+    m.jobs.push({ requestId: this.requestId, cost, paidBy });
     m.spent += cost;
     m.answered.set(this.requestId, {
       TokensSpent: cost,
@@ -137,6 +168,79 @@ class Spend implements fc.AsyncCommand<Model, Real> {
     });
   }
   toString = () => `spend(${this.seconds}s, ${this.requestId})`;
+}
+
+/**
+ * A refund of a purchase's payment (ADR 0032): `target` tokens of the lot are due back in all;
+ * what was taken before counts, no more than the lot holds is taken, spent tokens stay spent.
+ */
+class Refund implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly source: string,
+    readonly target: number,
+  ) {}
+  check = () => true;
+  async run(m: Model, r: Real) {
+    const sourceRef = `purchase:${r.userId}:${this.source}`;
+    const result = await r.t.database.db.transaction((tx) => r.ledger.withdraw(tx, r.userId, sourceRef, this.target));
+    const lot = m.lots.find((l) => l.sourceRef === sourceRef);
+    if (!lot) {
+      expect(result).toBeUndefined();
+      return;
+    }
+    const spent = lot.amount - lot.remaining - lot.withdrawn - lot.financeWithdrawn;
+    const take = Math.min(Math.max(0, Math.min(this.target, lot.amount) - lot.withdrawn), lot.remaining);
+    lot.remaining -= take;
+    lot.withdrawn += take;
+    m.withdrawn += take;
+    expect(result).toEqual({ withdrawn: take, withdrawnTotal: lot.withdrawn, spent, remaining: lot.remaining });
+  }
+  toString = () => `refund(${this.source}, ${this.target})`;
+}
+
+/** Finance takes tokens back (AdminWithdrawTokens): earliest live lots first, once per reference, never overdrawing. */
+class FinanceWithdraw implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly amount: number,
+    readonly reference: string,
+  ) {}
+  check = () => true;
+  async run(m: Model, r: Real) {
+    const at = r.t.clock.now().getTime();
+    const reference = `${r.userId}:${this.reference}`;
+    const live = liveLots(m, at).filter((lot) => lot.remaining > 0);
+    const balance = live.reduce((sum, lot) => sum + lot.remaining, 0);
+    let outcome: Awaited<ReturnType<TokenLedger['withdrawByFinance']>> | Fault;
+    try {
+      outcome = await r.t.database.db.transaction((tx) =>
+        r.ledger.withdrawByFinance(tx, { userId: r.userId, amount: this.amount, reference }),
+      );
+    } catch (error) {
+      expect(error).toBeInstanceOf(Fault);
+      outcome = error as Fault;
+    }
+    const prior = m.references.get(reference);
+    if (prior !== undefined) {
+      if (prior === this.amount) expect(outcome).toMatchObject({ withdrawn: false, balanceAfter: balance });
+      else expect((outcome as Fault).faultName).toBe('TokenWithdrawalReferenceReused');
+      return;
+    }
+    if (this.amount > balance) {
+      expect((outcome as Fault).faultName).toBe('TokenWithdrawalExceedsBalance');
+      return;
+    }
+    let due = this.amount;
+    for (const lot of live) {
+      const take = Math.min(due, lot.remaining);
+      lot.remaining -= take;
+      lot.financeWithdrawn += take;
+      due -= take;
+    }
+    m.withdrawn += this.amount;
+    m.references.set(reference, this.amount);
+    expect(outcome).toMatchObject({ withdrawn: true, balanceBefore: balance, balanceAfter: balance - this.amount });
+  }
+  toString = () => `financeWithdraw(${this.amount}, ${this.reference})`;
 }
 
 class AdvanceDays implements fc.AsyncCommand<Model, Real> {
@@ -151,7 +255,13 @@ class AdvanceDays implements fc.AsyncCommand<Model, Real> {
 async function assertInvariants(m: Model, r: Real): Promise<void> {
   const db = r.t.database.db;
   const lots = await db
-    .select({ id: tokenLots.id, amount: tokenLots.amount, remaining: tokenLots.remaining })
+    .select({
+      id: tokenLots.id,
+      amount: tokenLots.amount,
+      remaining: tokenLots.remaining,
+      withdrawn: tokenLots.withdrawn,
+      financeWithdrawn: tokenLots.financeWithdrawn,
+    })
     .from(tokenLots)
     .where(eq(tokenLots.userId, r.userId))
     .orderBy(asc(tokenLots.purchasedAt), asc(tokenLots.seq));
@@ -163,13 +273,52 @@ async function assertInvariants(m: Model, r: Real): Promise<void> {
   const allocated = new Map(allocations.map((a) => [a.lotId, Number(a.tokens)]));
   // FIFO and expiry: each lot holds exactly what the model's earliest-live-first spending left.
   expect(lots.map((lot) => lot.remaining)).toEqual(m.lots.map((lot) => lot.remaining));
+  expect(lots.map((lot) => [lot.withdrawn, lot.financeWithdrawn])).toEqual(
+    m.lots.map((lot) => [lot.withdrawn, lot.financeWithdrawn]),
+  );
   for (const lot of lots) {
     expect(lot.remaining).toBeGreaterThanOrEqual(0);
     expect(lot.remaining).toBeLessThanOrEqual(lot.amount);
-    expect(lot.amount - lot.remaining).toBe(allocated.get(lot.id) ?? 0);
+    expect(lot.amount - lot.remaining - lot.withdrawn - lot.financeWithdrawn).toBe(allocated.get(lot.id) ?? 0);
   }
   const remaining = lots.reduce((sum, lot) => sum + lot.remaining, 0);
-  expect(remaining).toBe(m.credited.grant + m.credited.purchase - m.spent);
+  expect(remaining).toBe(m.credited.grant + m.credited.purchase - m.spent - m.withdrawn);
+
+  // Per job (ADR 0056): the spend's allocations add up to its cost, and each is the model's.
+  const spends = await db
+    .select({
+      requestId: tokenSpends.requestId,
+      tokens: tokenSpends.tokens,
+      allocated: sum(tokenSpendAllocations.tokens),
+    })
+    .from(tokenSpends)
+    .leftJoin(tokenSpendAllocations, eq(tokenSpendAllocations.spendId, tokenSpends.id))
+    .where(eq(tokenSpends.userId, r.userId))
+    .groupBy(tokenSpends.id);
+  expect(spends).toHaveLength(m.jobs.length);
+  for (const spend of spends) expect(Number(spend.allocated)).toBe(spend.tokens);
+  // The usage history: one entry per job, newest first, its payers the model's, adding up to its cost.
+  const usage = await r.ledger.usageHistory(r.userId, 1);
+  const newestFirst = [...m.jobs].reverse();
+  expect(usage.PageItems.map((item) => item.TokenAmount)).toEqual(newestFirst.map((job) => job.cost));
+  for (const [i, item] of usage.PageItems.entries()) {
+    const job = newestFirst[i] as ModelJob;
+    expect(item.Payers.reduce((total, payer) => total + payer.Tokens, 0)).toBe(item.TokenAmount);
+    expect(item.Payers.map((payer) => payer.Tokens)).toEqual(job.paidBy.map((paid) => paid.tokens));
+  }
+  // The purchase history: per lot, what processing spent of it.
+  const spentPerLot = new Map<number, number>();
+  for (const job of m.jobs) {
+    for (const paid of job.paidBy) spentPerLot.set(paid.lot, (spentPerLot.get(paid.lot) ?? 0) + paid.tokens);
+  }
+  const purchases = await r.ledger.purchaseHistory(r.userId, 1);
+  const newestLots = m.lots
+    .map((_, index) => index)
+    .reverse()
+    .slice(0, 10);
+  expect(purchases.PageItems.map((item) => item.TokensSpent)).toEqual(
+    newestLots.map((index) => spentPerLot.get(index) ?? 0),
+  );
   const at = r.t.clock.now().getTime();
   const live = liveLots(m, at).reduce((sum, lot) => sum + lot.remaining, 0);
   expect(await r.ledger.balance(r.userId)).toBe(live);
@@ -187,6 +336,12 @@ const commands = [
   fc.tuple(fc.double({ min: 0.01, max: 40, noNaN: true }), requestIds).map(([s, id]) => new Spend(s, id)),
   fc.tuple(fc.integer({ min: 1, max: 20 }), requestIds).map(([s, id]) => new Spend(s, id)),
   fc.integer({ min: 1, max: 200 }).map((days) => new AdvanceDays(days)),
+  fc
+    .tuple(fc.constantFrom('a', 'b', 'c', 'd'), fc.integer({ min: 1, max: 450 }))
+    .map(([source, target]) => new Refund(source, target)),
+  fc
+    .tuple(fc.integer({ min: 1, max: 300 }), fc.constantFrom('w1', 'w2', 'w3'))
+    .map(([amount, reference]) => new FinanceWithdraw(amount, reference)),
 ].map((arbitrary) => arbitrary.map((command) => withInvariants(command, assertInvariants)));
 
 const emptyModel = (): Model => ({
@@ -194,6 +349,9 @@ const emptyModel = (): Model => ({
   sources: new Set(),
   credited: { grant: 0, purchase: 0, trial: 0 },
   spent: 0,
+  withdrawn: 0,
+  jobs: [],
+  references: new Map(),
   answered: new Map(),
 });
 

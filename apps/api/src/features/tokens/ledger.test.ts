@@ -64,7 +64,9 @@ describe('ConsumeTokens', () => {
     await spend(token, 8, 'a'); // 80 from the old lot
     expect((await spend(token, 7, 'b')).json().Result.TokenBalance).toBe(50); // 20 old + 50 new
     const usage = (await t.call('/api/voiceai/GetActionHistory', { page: 1 }, token)).json().Result;
-    expect(usage.PageItems.map((u: { TokenAmount: number }) => u.TokenAmount)).toEqual([50, 20, 80]);
+    // One row per job, its whole cost; the lots that paid it, earliest first (ADR 0056).
+    expect(usage.PageItems.map((u: { TokenAmount: number }) => u.TokenAmount)).toEqual([70, 80]);
+    expect(usage.PageItems[0].Payers.map((p: { Tokens: number }) => p.Tokens)).toEqual([20, 50]);
     const lots = (await t.call('/api/voiceai/GetPurchaseHistory', { page: 1 }, token)).json().Result.PageItems;
     expect(lots.map((l: { TokenBalance: number }) => l.TokenBalance)).toEqual([50, 0]);
   });
@@ -123,5 +125,60 @@ describe('history', () => {
     const page2 = (await t.call('/api/voiceai/GetPurchaseHistory', { page: 2 }, token)).json().Result;
     expect(page2.PageItems.map((p: { TokenAmount: number }) => p.TokenAmount)).toEqual([20, 10]);
     expect((await t.call('/api/voiceai/GetPurchaseHistory', { page: 0 }, token)).statusCode).toBe(400);
+  });
+
+  it('shows a job as one row with its cost, seconds and the lots that paid it; pages by job (ADR 0056)', async () => {
+    await signUpVerified(t, 'jobs@example.com');
+    await grant('jobs@example.com', 100, 'jobs-old');
+    t.clock.advanceHours(24);
+    const newLotAt = t.clock.now().getTime();
+    await grant('jobs@example.com', 1000, 'jobs-new');
+    const token = await login('jobs@example.com');
+    await spend(token, 9, 'job-1'); // 90 from the old lot
+    await spend(token, 7.5, 'job-2'); // 80: 10 old + 70 new, in the same millisecond as job-1
+    const usage = (await t.call('/api/voiceai/GetActionHistory', { page: 1 }, token)).json().Result;
+    expect(usage.PageCount).toBe(1);
+    expect(usage.PageItems).toEqual([
+      {
+        TokenAmount: 80,
+        Type: 'Granted',
+        Date: t.clock.now().getTime(),
+        Seconds: 7.5,
+        Payers: [
+          { Type: 'Granted', OrderDate: newLotAt - 86_400_000, Tokens: 10 },
+          { Type: 'Granted', OrderDate: newLotAt, Tokens: 70 },
+        ],
+      },
+      {
+        TokenAmount: 90,
+        Type: 'Granted',
+        Date: t.clock.now().getTime(),
+        Seconds: 9,
+        Payers: [{ Type: 'Granted', OrderDate: newLotAt - 86_400_000, Tokens: 90 }],
+      },
+    ]);
+    for (let i = 3; i <= 11; i++) {
+      t.clock.advanceMinutes(1);
+      await spend(token, 7, `job-${i}`);
+    }
+    const page1 = (await t.call('/api/voiceai/GetActionHistory', { page: 1 }, token)).json().Result;
+    const page2 = (await t.call('/api/voiceai/GetActionHistory', { page: 2 }, token)).json().Result;
+    expect(page1.PageCount).toBe(2);
+    expect(page1.PageItems).toHaveLength(10);
+    expect(page2.PageItems.map((u: { TokenAmount: number }) => u.TokenAmount)).toEqual([90]);
+  });
+
+  it('tells per lot what was spent and marks an expired lot with what it held (ADR 0056)', async () => {
+    await signUpVerified(t, 'lots@example.com');
+    await grant('lots@example.com', 500, 'lots-a');
+    const token = await login('lots@example.com');
+    await spend(token, 20, 'lots-job');
+    const live = (await t.call('/api/voiceai/GetPurchaseHistory', { page: 1 }, token)).json().Result.PageItems;
+    expect(live[0]).toMatchObject({ TokenAmount: 500, TokensSpent: 200, TokenBalance: 300, IsExpired: false });
+    expect(live[0]).not.toHaveProperty('TokensExpired');
+    t.clock.advanceHours(24 * 370);
+    const later = await login('lots@example.com');
+    const expired = (await t.call('/api/voiceai/GetPurchaseHistory', { page: 1 }, later)).json().Result.PageItems;
+    expect(expired[0]).toMatchObject({ TokensSpent: 200, TokenBalance: 0, IsExpired: true, TokensExpired: 300 });
   });
 });

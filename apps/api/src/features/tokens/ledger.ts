@@ -8,9 +8,11 @@ import {
   tokenCostForSeconds,
   tokenExpiry,
   type UsageHistoryEntry,
+  type UsagePayer,
+  usageTypeOf,
   withdrawnLotType,
 } from '@soundid/contracts';
-import { and, asc, count, desc, eq, gt, type Placeholder, sql, sum } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, type Placeholder, sql, sum } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client';
 import { users } from '../../db/schema';
 import { tokenLots, tokenSpendAllocations, tokenSpends, tokenWithdrawals } from '../../db/voice-ai-schema';
@@ -233,7 +235,11 @@ export class TokenLedger {
     });
   }
 
-  /** Purchases, grants and trials, newest first; an expired lot has nothing remaining. */
+  /**
+   * Purchases, grants and trials, newest first: per lot its amount, what processing spent, what
+   * remains; an expired lot is marked and has nothing remaining, what it held then is told
+   * (ADR 0056).
+   */
   async purchaseHistory(userId: string, page: number): Promise<PagedResult<PurchaseHistoryEntry>> {
     const now = this.clock.now();
     const [total] = await this.db.select({ n: count() }).from(tokenLots).where(eq(tokenLots.userId, userId));
@@ -248,14 +254,18 @@ export class TokenLedger {
       PageItems: rows.map((lot) => {
         // Taken back by its refund and by finance: neither is a spend (ADR 0032).
         const withdrawn = lot.withdrawn + lot.financeWithdrawn;
+        const isExpired = lot.expiresAt <= now;
         return {
           TokenAmount: lot.amount,
           Type: lotType(lot.cause, lot.refundedAt !== null, withdrawn),
           OrderDate: lot.purchasedAt.getTime(),
           ExpiryDate: lot.expiresAt.getTime(),
-          TokenBalance: lot.expiresAt > now ? lot.remaining : 0,
+          TokenBalance: isExpired ? 0 : lot.remaining,
           ...(lot.refundedAt ? { RefundDate: lot.refundedAt.getTime() } : {}),
           ...(lot.refundedAt || withdrawn > 0 ? { TokensWithdrawn: withdrawn } : {}),
+          TokensSpent: lot.amount - lot.remaining - withdrawn,
+          IsExpired: isExpired,
+          ...(isExpired ? { TokensExpired: lot.remaining } : {}),
         };
       }),
       PageNumber: page,
@@ -263,26 +273,62 @@ export class TokenLedger {
     };
   }
 
-  /** Tokens spent, one entry per lot that paid, newest first. */
+  /**
+   * Processing jobs, newest first, one entry per job (its request id) with its whole cost and the
+   * lots that paid it, earliest first (ADR 0056). The page is read from the spends
+   * (token_spends_user_idx); the allocations of that page's spends only.
+   */
   async usageHistory(userId: string, page: number): Promise<PagedResult<UsageHistoryEntry>> {
-    const [total] = await this.db
-      .select({ n: count() })
-      .from(tokenSpendAllocations)
-      .where(eq(tokenSpendAllocations.userId, userId));
-    const rows = await this.db
-      .select({ tokens: tokenSpendAllocations.tokens, spentAt: tokenSpendAllocations.spentAt, cause: tokenLots.cause })
-      .from(tokenSpendAllocations)
-      .innerJoin(tokenLots, eq(tokenLots.id, tokenSpendAllocations.lotId))
-      .where(eq(tokenSpendAllocations.userId, userId))
-      .orderBy(desc(tokenSpendAllocations.spentAt), desc(tokenSpendAllocations.id))
+    const [total] = await this.db.select({ n: count() }).from(tokenSpends).where(eq(tokenSpends.userId, userId));
+    const spends = await this.db
+      .select({
+        id: tokenSpends.id,
+        tokens: tokenSpends.tokens,
+        millis: tokenSpends.millis,
+        spentAt: tokenSpends.spentAt,
+      })
+      .from(tokenSpends)
+      .where(eq(tokenSpends.userId, userId))
+      .orderBy(desc(tokenSpends.spentAt), desc(tokenSpends.seq))
       .limit(HISTORY_PAGE_SIZE)
       .offset((page - 1) * HISTORY_PAGE_SIZE);
+    const payers = new Map<string, UsagePayer[]>(spends.map((spend) => [spend.id, []]));
+    if (spends.length > 0) {
+      const allocations = await this.db
+        .select({
+          spendId: tokenSpendAllocations.spendId,
+          tokens: tokenSpendAllocations.tokens,
+          cause: tokenLots.cause,
+          purchasedAt: tokenLots.purchasedAt,
+        })
+        .from(tokenSpendAllocations)
+        .innerJoin(tokenLots, eq(tokenLots.id, tokenSpendAllocations.lotId))
+        .where(
+          inArray(
+            tokenSpendAllocations.spendId,
+            spends.map((spend) => spend.id),
+          ),
+        )
+        .orderBy(asc(tokenSpendAllocations.id));
+      for (const allocation of allocations) {
+        payers.get(allocation.spendId)?.push({
+          Type: CAUSE_LABELS[allocation.cause],
+          OrderDate: allocation.purchasedAt.getTime(),
+          Tokens: allocation.tokens,
+        });
+      }
+    }
     return {
-      PageItems: rows.map((row) => ({
-        TokenAmount: row.tokens,
-        Type: CAUSE_LABELS[row.cause],
-        Date: row.spentAt.getTime(),
-      })),
+      PageItems: spends.map((spend) => {
+        const paidBy = payers.get(spend.id) ?? [];
+        return {
+          TokenAmount: spend.tokens,
+          Type: usageTypeOf(paidBy.map((payer) => payer.Type)),
+          Date: spend.spentAt.getTime(),
+          Seconds: spend.millis / 1000,
+          Payers: paidBy,
+        };
+      }),
       PageNumber: page,
       PageCount: pageCount(total?.n ?? 0),
     };

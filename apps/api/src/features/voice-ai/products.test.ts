@@ -12,6 +12,13 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+/** The voice AI status of GetAccountLicensesByProductLine (Licenses & Devices). */
+const voiceAiStatusOnList = async (token: string) => {
+  const res = await t.call('/api/licenses/GetAccountLicensesByProductLine', {}, token);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().Result.VoiceAIProducts.LicenseStatus;
+};
+
 const getProducts = async (token: string) => {
   const res = await t.call('/api/voiceai/GetProducts', {}, token);
   expect(res.statusCode, res.body).toBe(200);
@@ -77,19 +84,28 @@ describe('GetProducts', () => {
   it('with purchased tokens: the balance; a perpetual licence: unlimited processing, no trial', async () => {
     const token = await signUpVerified(t, 'products.tokens@example.com');
     await buyBundle(token, 'price_sandbox_tokens_5000');
+    // The token line reads once (ADR 0056); the licence list keeps its own status line.
     expect(await getProducts(token)).toMatchObject({
       CanStartTrial: true,
-      TokenStatus: 'Pay-as-you-go: 5,000 tokens (about 8 minutes of processing).',
+      TokenStatus: 'Your tokens: 5,000 (about 8 minutes of processing).',
       StatusWarning: null,
+      IsPerpetual: false,
+      ExpiringTokens: [],
     });
+    expect((await voiceAiStatusOnList(token)).TokenStatus).toBe(
+      'Pay-as-you-go: 5,000 tokens (about 8 minutes of processing).',
+    );
 
+    // A Perpetual owner: the mode is active, and the tokens are still theirs to see (ADR 0056).
     await ownKey(t, token, 'voice-ai');
     expect(await getProducts(token)).toMatchObject({
       CanStartTrial: false,
       ActionButtons: [],
-      TokenStatus: voiceAiStatusText.perpetual,
+      TokenStatus: 'Your tokens: 5,000 (about 8 minutes of processing).',
       StatusWarning: null,
+      IsPerpetual: true,
     });
+    expect((await voiceAiStatusOnList(token)).TokenStatus).toBe(voiceAiStatusText.perpetual);
   });
 
   it('warns about tokens that expire within 30 days, then about the ended trial once they are gone', async () => {
@@ -103,15 +119,25 @@ describe('GetProducts', () => {
     t.clock.advanceHours((365 - 14 - 1) * DAY_HOURS);
     let fresh = await signIn(t, 'products.expiry@example.com');
     expect(await getProducts(fresh)).toMatchObject({
-      TokenStatus: 'Pay-as-you-go: 1,250 tokens (about 2 minutes of processing).',
+      TokenStatus: 'Your tokens: 1,250 (about 2 minutes of processing).',
       StatusWarning: '1,000 tokens expire in 14 days.',
     });
+    // Both lots expire within 30 days (ADR 0056): each with its date, earliest first.
+    const expiring = (await getProducts(fresh)).ExpiringTokens;
+    const now = t.clock.now().getTime();
+    expect(expiring).toEqual([
+      { Tokens: 1000, ExpiryDate: now + 14 * 86_400_000 },
+      { Tokens: 250, ExpiryDate: now + 15 * 86_400_000 },
+    ]);
+    // Licenses & Devices lists them too.
+    expect((await voiceAiStatusOnList(fresh)).ExpiringTokens).toEqual(expiring);
 
     t.clock.advanceHours(14 * DAY_HOURS);
     fresh = await signIn(t, 'products.expiry@example.com');
     expect(await getProducts(fresh)).toMatchObject({
-      TokenStatus: 'Pay-as-you-go: 250 tokens (about 25 seconds of processing).',
+      TokenStatus: 'Your tokens: 250 (about 25 seconds of processing).',
       StatusWarning: '250 tokens expire in 1 day.',
+      ExpiringTokens: [{ Tokens: 250, ExpiryDate: expect.any(Number) }],
     });
 
     t.clock.advanceHours(2 * DAY_HOURS);
@@ -121,6 +147,30 @@ describe('GetProducts', () => {
       TokenStatus: voiceAiStatusText.noLicenceAfterTrial,
       StatusWarning: voiceAiStatusText.trialEnded,
     });
+  });
+
+  it('says how long the balance lasts at the pace of the last 30 days, on both screens (ADR 0056)', async () => {
+    const email = 'products.runway@example.com';
+    const token = await signUpVerified(t, email);
+    await adminCall(t, '/api/admin/grant-tokens', { email, amount: 1000 });
+    expect((await getProducts(token)).TokenStatus).toBe('Your tokens: 1,000 (about 100 seconds of processing).');
+    // 300 tokens in the window: 10 a day, so 700 last about 70 days.
+    for (const [i, seconds] of [10, 20].entries()) {
+      const spent = await t.call('/api/apps/ConsumeTokens', { seconds, requestId: `runway-${i}` }, token);
+      expect(spent.statusCode, spent.body).toBe(200);
+      t.clock.advanceHours(5 * DAY_HOURS);
+    }
+    const fresh = await signIn(t, email);
+    expect((await getProducts(fresh)).TokenStatus).toBe(
+      'Your tokens: 700 (about 70 seconds of processing). At your pace over the last 30 days, about 70 days.',
+    );
+    expect((await voiceAiStatusOnList(fresh)).TokenStatus).toBe(
+      'Pay-as-you-go: 700 tokens (about 70 seconds of processing). At your pace over the last 30 days, about 70 days.',
+    );
+    // Once the spends are older than the window there is no pace to tell.
+    t.clock.advanceHours(26 * DAY_HOURS);
+    const later = await signIn(t, email);
+    expect((await getProducts(later)).TokenStatus).toBe('Your tokens: 700 (about 70 seconds of processing).');
   });
 
   it('needs a session and takes no fields', async () => {

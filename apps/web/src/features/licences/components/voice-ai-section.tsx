@@ -3,6 +3,7 @@ import { historyText, licencesText } from '@soundid/contracts/ui-text';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../../components/button';
+import { ExpiringTokensList } from '../../../components/expiring-tokens';
 import { notify } from '../../../lib/notifications';
 import { voiceAiActivatePath } from '../activation-paths';
 import { useReloadLicences } from '../api/get-account-licences';
@@ -62,6 +63,7 @@ export function VoiceAiSection({
         <div className="licence-card__status">
           {status.StatusWarning && <p className="status-warning">{status.StatusWarning}</p>}
           <p>{status.TokenStatus}</p>
+          <ExpiringTokensList expiring={status.ExpiringTokens ?? []} />
         </div>
         <div className="licence-card__actions">
           {activation && (

@@ -29,6 +29,8 @@ const products = ok({
   CanStartTrial: false,
   StatusWarning: null,
   TokenStatus: 'x',
+  IsPerpetual: false,
+  ExpiringTokens: [],
 });
 
 /** The checkout screen, reached the way the buy page reaches it: with the params in the history state. */

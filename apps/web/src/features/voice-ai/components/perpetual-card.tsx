@@ -81,3 +81,16 @@ export function PerpetualCard() {
     </section>
   );
 }
+
+/** A Perpetual owner's card (ADR 0056): the mode is active, nothing to buy; the storefront is not asked. */
+export function PerpetualActiveCard() {
+  return (
+    <section className="card buy-option" aria-labelledby="perpetual-heading">
+      <h2 id="perpetual-heading">{voiceAiBuyText.perpetualHeading}</h2>
+      <p className="buy-option__active" role="status">
+        {voiceAiBuyText.perpetualActive}
+      </p>
+      <p>{voiceAiBuyText.perpetualUnlimited}</p>
+    </section>
+  );
+}

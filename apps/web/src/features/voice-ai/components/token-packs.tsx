@@ -22,7 +22,7 @@ export function TokenPacks({
   return (
     <section className="card buy-option buy-option--tokens" aria-labelledby="payg-heading">
       <h2 id="payg-heading">{voiceAiBuyText.payAsYouGoHeading}</h2>
-      <TokenStatus status={products.TokenStatus} warning={products.StatusWarning} />
+      <TokenStatus status={products.TokenStatus} warning={products.StatusWarning} expiring={products.ExpiringTokens} />
       {products.TokenBundles.length === 0 ? (
         <p>{voiceAiBuyText.noBundles}</p>
       ) : (

@@ -9,6 +9,8 @@ const lot = (amount: number) => ({
   OrderDate: 1700000000, // seconds: padded to 13 digits
   ExpiryDate: 1731536000000,
   TokenBalance: amount / 2,
+  TokensSpent: amount / 2,
+  IsExpired: false,
 });
 
 describe('transaction history', () => {
@@ -26,7 +28,7 @@ describe('transaction history', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((th) => th.textContent),
-    ).toEqual(['Amount', 'Type', 'Order date', 'Expiry date', 'Remaining']);
+    ).toEqual(['Amount', 'Type', 'Order date', 'Expiry date', 'Remaining', 'Spent']);
     expect(within(table).getByText('1,000')).toBeInTheDocument();
     expect(within(table).getByText(/^14\/11\/23 \d{1,2}:13 (am|pm)$/)).toBeInTheDocument();
 
@@ -42,11 +44,38 @@ describe('transaction history', () => {
     expect(api.callsTo('GetPurchaseHistory').map((c) => c.body.page)).toEqual([1, 2]);
   });
 
-  it('switches to usage history with its own columns', async () => {
+  it('marks an expired lot with what it held then', async () => {
+    mockApi({
+      '/api/voiceai/GetPurchaseHistory': ok({
+        PageItems: [{ ...lot(1000), TokenBalance: 0, IsExpired: true, TokensExpired: 300, TokensSpent: 700 }],
+        PageNumber: 1,
+        PageCount: 1,
+      }),
+    });
+    renderApp('/products/transactions', { user: testUser });
+    const table = await screen.findByRole('table');
+    const [, row] = within(table).getAllByRole('row');
+    expect(within(row as HTMLElement).getByText('Expired')).toBeInTheDocument();
+    expect(row).toHaveTextContent('(300 unused)');
+    expect(within(row as HTMLElement).getByText('700')).toBeInTheDocument();
+  });
+
+  it('switches to usage history: one row per job, its spec columns first, opening to the lots that paid it (ADR 0056)', async () => {
     mockApi({
       '/api/voiceai/GetPurchaseHistory': ok({ PageItems: [], PageNumber: 1, PageCount: 1 }),
       '/api/voiceai/GetActionHistory': ok({
-        PageItems: [{ TokenAmount: 70, Type: 'Granted', Date: 1700000000000 }],
+        PageItems: [
+          {
+            TokenAmount: 80,
+            Type: 'Granted + Purchased',
+            Date: 1700000000000,
+            Seconds: 7.5,
+            Payers: [
+              { Type: 'Granted', OrderDate: 1690000000000, Tokens: 10 },
+              { Type: 'Purchased', OrderDate: 1695000000000, Tokens: 70 },
+            ],
+          },
+        ],
         PageNumber: 1,
         PageCount: 1,
       }),
@@ -54,12 +83,27 @@ describe('transaction history', () => {
     const { user } = renderApp('/products/transactions', { user: testUser });
     await user.click(await screen.findByRole('tab', { name: 'Usage history' }));
     const table = await screen.findByRole('table');
-    await within(table).findByText('70');
+    await within(table).findByText('80');
     expect(
       within(table)
         .getAllByRole('columnheader')
         .map((th) => th.textContent),
-    ).toEqual(['Tokens spent', 'Token type', 'Date']);
+    ).toEqual(['Tokens spent', 'Token type', 'Date', 'Processing time', 'Paid from']);
+    expect(within(table).getByText('7.5 s')).toBeInTheDocument();
+    expect(within(table).queryByRole('list', { name: 'Paid from' })).not.toBeInTheDocument();
+    const toggle = within(table).getByRole('button', { name: 'Show 2 lots' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await user.click(toggle);
+    expect(within(table).getByRole('button', { name: 'Hide' })).toHaveAttribute('aria-expanded', 'true');
+    const payers = within(table).getByRole('list', { name: 'Paid from' });
+    expect(
+      within(payers)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([
+      expect.stringMatching(/^10 tokens: Granted, 22\/07\/23 /),
+      expect.stringMatching(/^70 tokens: Purchased, 18\/09\/23 /),
+    ]);
   });
 
   it('ignores pager clicks while a page loads', async () => {

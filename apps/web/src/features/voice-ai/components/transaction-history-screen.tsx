@@ -1,6 +1,6 @@
 import { formatHistoryDate } from '@soundid/contracts';
 import { historyText } from '@soundid/contracts/ui-text';
-import { type KeyboardEvent, useState } from 'react';
+import { Fragment, type KeyboardEvent, type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
 import { Page } from '../../../components/page';
 import { Pager } from '../../../components/pager';
@@ -70,14 +70,24 @@ function PurchaseTable({ page, onPage }: { page: number; onPage: (page: number) 
   const history = usePurchaseHistory(page, true);
   return (
     <HistoryTable
-      columns={historyText.purchaseColumns}
-      rows={history.data?.PageItems.map((item) => [
-        item.TokenAmount.toLocaleString('en-US'),
-        item.Type,
-        formatHistoryDate(item.OrderDate),
-        formatHistoryDate(item.ExpiryDate),
-        item.TokenBalance.toLocaleString('en-US'),
-      ])}
+      columns={[...historyText.purchaseColumns, ...historyText.purchaseMoreColumns]}
+      rows={history.data?.PageItems.map((item) => ({
+        cells: [
+          item.TokenAmount.toLocaleString('en-US'),
+          item.Type,
+          formatHistoryDate(item.OrderDate),
+          item.IsExpired ? (
+            <>
+              {formatHistoryDate(item.ExpiryDate)} <span className="history-expired">{historyText.expired}</span>
+              {item.TokensExpired ? ` (${historyText.expiredUnused(item.TokensExpired)})` : null}
+            </>
+          ) : (
+            formatHistoryDate(item.ExpiryDate)
+          ),
+          item.TokenBalance.toLocaleString('en-US'),
+          item.TokensSpent.toLocaleString('en-US'),
+        ],
+      }))}
       isLoading={history.isFetching}
       page={page}
       pageCount={history.data?.PageCount}
@@ -86,22 +96,67 @@ function PurchaseTable({ page, onPage }: { page: number; onPage: (page: number) 
   );
 }
 
+/** One row per processing job (ADR 0056); its row opens to the lots that paid it. */
 function UsageTable({ page, onPage }: { page: number; onPage: (page: number) => void }) {
   const history = useActionHistory(page, true);
+  const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
+  const toggle = (index: number) =>
+    setOpen((was) => {
+      const next = new Set(was);
+      if (!next.delete(index)) next.add(index);
+      return next;
+    });
+  // A new page starts closed.
+  const [shownPage, setShownPage] = useState(page);
+  if (shownPage !== page) {
+    setShownPage(page);
+    setOpen(new Set());
+  }
   return (
     <HistoryTable
-      columns={historyText.usageColumns}
-      rows={history.data?.PageItems.map((item) => [
-        item.TokenAmount.toLocaleString('en-US'),
-        item.Type,
-        formatHistoryDate(item.Date),
-      ])}
+      columns={[...historyText.usageColumns, ...historyText.usageMoreColumns]}
+      rows={history.data?.PageItems.map((item, index) => {
+        const detailId = `usage-payers-${page}-${index}`;
+        const isOpen = open.has(index);
+        return {
+          cells: [
+            item.TokenAmount.toLocaleString('en-US'),
+            item.Type,
+            formatHistoryDate(item.Date),
+            historyText.seconds(item.Seconds),
+            <button
+              key="payers"
+              type="button"
+              className="button button--link button--small"
+              aria-expanded={isOpen}
+              aria-controls={detailId}
+              onClick={() => toggle(index)}
+            >
+              {isOpen ? historyText.hidePayers : historyText.showPayers(item.Payers.length)}
+            </button>,
+          ],
+          detail: isOpen && (
+            <ul id={detailId} className="history-payers" aria-label={historyText.payersLabel}>
+              {item.Payers.map((payer, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: a job's payers are positional
+                <li key={i}>{historyText.payer(payer.Tokens, payer.Type, formatHistoryDate(payer.OrderDate))}</li>
+              ))}
+            </ul>
+          ),
+        };
+      })}
       isLoading={history.isFetching}
       page={page}
       pageCount={history.data?.PageCount}
       onPage={onPage}
     />
   );
+}
+
+interface HistoryRow {
+  cells: ReactNode[];
+  /** Shown in a row of its own under the row (a job's payers), when present. */
+  detail?: ReactNode;
 }
 
 function HistoryTable({
@@ -113,7 +168,7 @@ function HistoryTable({
   onPage,
 }: {
   columns: readonly string[];
-  rows: string[][] | undefined;
+  rows: HistoryRow[] | undefined;
   isLoading: boolean;
   page: number;
   pageCount: number | undefined;
@@ -140,16 +195,23 @@ function HistoryTable({
                   <td colSpan={columns.length}>{historyText.empty}</td>
                 </tr>
               ) : (
-                rows.map((cells, index) => (
+                rows.map((row, index) => (
                   // biome-ignore lint/suspicious/noArrayIndexKey: history rows have no id of their own
-                  <tr key={index}>
-                    {cells.map((cell, i) => (
-                      // biome-ignore lint/suspicious/noArrayIndexKey: cells are positional
-                      <td key={i} data-label={columns[i]}>
-                        {cell}
-                      </td>
-                    ))}
-                  </tr>
+                  <Fragment key={index}>
+                    <tr>
+                      {row.cells.map((cell, i) => (
+                        // biome-ignore lint/suspicious/noArrayIndexKey: cells are positional
+                        <td key={i} data-label={columns[i]}>
+                          {cell}
+                        </td>
+                      ))}
+                    </tr>
+                    {row.detail && (
+                      <tr className="history-table__detail">
+                        <td colSpan={columns.length}>{row.detail}</td>
+                      </tr>
+                    )}
+                  </Fragment>
                 ))
               )}
             </tbody>

@@ -44,7 +44,9 @@ const products = (change: Partial<VoiceAiProductList> = {}): VoiceAiProductList 
   StripePublicKey: 'pk_sandbox_abc',
   CanStartTrial: true,
   StatusWarning: '1,000 tokens expire in 14 days.',
-  TokenStatus: 'Pay-as-you-go: 1,250 tokens (about 2 minutes of processing).',
+  TokenStatus: 'Your tokens: 1,250 (about 2 minutes of processing).',
+  IsPerpetual: false,
+  ExpiringTokens: [],
   ...change,
 });
 
@@ -108,7 +110,9 @@ describe('voice AI buy page', { timeout: SCREEN_TEST_TIMEOUT_MS }, () => {
     expect(producer.getByText(/\$39\.99/)).toBeVisible();
     expect(within(packs).getAllByRole('button', { name: 'Buy tokens' })).toHaveLength(2);
 
-    expect(screen.getByText('Pay-as-you-go: 1,250 tokens (about 2 minutes of processing).')).toBeVisible();
+    // The token line reads once (ADR 0056): the page adds no label of its own.
+    expect(screen.getByText('Your tokens: 1,250 (about 2 minutes of processing).')).toBeVisible();
+    expect(screen.queryByText(/Your tokens: Your tokens/)).not.toBeInTheDocument();
     expect(screen.getByRole('note')).toHaveTextContent('1,000 tokens expire in 14 days.');
     expect(
       screen.getByText(
@@ -236,6 +240,27 @@ describe('voice AI buy page', { timeout: SCREEN_TEST_TIMEOUT_MS }, () => {
     await screen.findByRole('list', { name: 'Token packs' });
     expect(screen.queryByRole('button', { name: 'Start 7-day free trial' })).not.toBeInTheDocument();
     expect(screen.queryByRole('note')).not.toBeInTheDocument();
+  });
+
+  it('a Perpetual owner sees the mode active, no Buy Perpetual mode, and their tokens with their expiry (ADR 0056)', async () => {
+    const expiry = Date.UTC(2027, 2, 3, 12);
+    api({
+      CanStartTrial: false,
+      ActionButtons: [],
+      IsPerpetual: true,
+      TokenStatus: 'Your tokens: 4,110 (about 6 minutes of processing).',
+      ExpiringTokens: [{ Tokens: 1200, ExpiryDate: expiry }],
+    });
+    const storefront = storefrontStandIn(() => productWithVariant(variant));
+    renderApp('/products/voice-ai', { user: testUser });
+    const perpetual = await screen.findByRole('region', { name: 'Perpetual mode' });
+    expect(within(perpetual).getByText('Perpetual mode is active')).toBeVisible();
+    expect(screen.queryByRole('button', { name: 'Buy Perpetual mode' })).not.toBeInTheDocument();
+    expect(screen.getByText('Your tokens: 4,110 (about 6 minutes of processing).')).toBeVisible();
+    const expiring = screen.getByRole('list', { name: 'Tokens expiring soon' });
+    expect(within(expiring).getByRole('listitem')).toHaveTextContent('1,200 tokens expire on 3 Mar 2027');
+    // The store is not asked for a price the page does not show.
+    expect(storefront).toHaveLength(0);
   });
 });
 

@@ -10,14 +10,15 @@ import { usePrepareTokenPurchaseCheckout } from '../api/prepare-token-purchase-c
 import { beginCheckoutEvent } from '../begin-checkout-event';
 import { checkoutParamsOf } from '../checkout-params';
 import { checkoutMetadata, checkoutReturnUrl } from '../checkout-request';
-import { PerpetualCard } from './perpetual-card';
+import { PerpetualActiveCard, PerpetualCard } from './perpetual-card';
 import { TokenPacks } from './token-packs';
 import { TrialOffer } from './trial-offer';
 import './voice-ai-buy-screen.css';
 
 /**
  * The voice AI buy page (docs/requirements.md §2, /products/voice-ai): the free trial while it can start,
- * Perpetual mode from the storefront, and token packs through the card checkout.
+ * Perpetual mode from the storefront (or, for an owner, that it is active: ADR 0056), and token
+ * packs through the card checkout.
  */
 export function VoiceAiBuyScreen() {
   const products = useProducts();
@@ -54,7 +55,7 @@ export function VoiceAiBuyScreen() {
         <>
           {trialButton && <TrialOffer button={trialButton} />}
           <div className="buy-options">
-            <PerpetualCard />
+            {products.data.IsPerpetual ? <PerpetualActiveCard /> : <PerpetualCard />}
             <TokenPacks
               products={products.data}
               preparingPriceId={prepare.isPending ? prepare.variables?.priceId : undefined}
