@@ -8,6 +8,7 @@ import type { Config } from './config';
 import type { DatabaseHandle } from './db/client';
 import { registerDevRoutes, SANDBOX_STORE_SETTINGS } from './dev';
 import { dataExportRoutes } from './features/accounts/data-export-routes';
+import { activityRoutes } from './features/activity/routes';
 import { passkeyRoutes } from './features/accounts/passkey-routes';
 import type { PasswordHashing } from './features/accounts/passwords';
 import { accountRoutes } from './features/accounts/routes';
@@ -142,6 +143,7 @@ export async function composeApp(options: AppOptions): Promise<{ app: FastifyIns
   await app.register(passkeyRoutes, { passkeys: services.passkeys, stepUp });
   await app.register(stepUpRoutes, { stepUp });
   await app.register(dataExportRoutes, { dataExport: services.dataExport });
+  await app.register(activityRoutes, { activity: services.activity, accounts, sessionCookie });
   await app.register(appRoutes, { accounts });
   await app.register(operatorRoutes, {
     accounts: services.operators,

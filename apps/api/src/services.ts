@@ -5,6 +5,7 @@ import { createDevServices, type DevServices, devProvidersFor } from './dev';
 import { AbuseLimits } from './features/accounts/abuse-limits';
 import { ActionTokenService } from './features/accounts/action-tokens';
 import { AttemptLimiter } from './features/accounts/attempt-limits';
+import { AccountActivity } from './features/activity/activity';
 import { sharedBreachedPasswords } from './features/accounts/breached-passwords';
 import { DataExportService } from './features/accounts/data-export';
 import { PasskeyService } from './features/accounts/passkeys';
@@ -86,6 +87,7 @@ export interface Services {
   stepUp: StepUpService;
   /** The customer's data export and deletion summary (ADR 0038). */
   dataExport: DataExportService;
+  activity: AccountActivity;
   accounts: AccountService;
   ledger: TokenLedger;
   deeplinks: Deeplinks;
@@ -312,6 +314,7 @@ export function createServices(options: ServiceOptions): Services {
     passkeys,
     stepUp,
     dataExport: new DataExportService({ db, clock, limiter, mailLog }),
+    activity: new AccountActivity(db),
     accounts,
     ledger,
     deeplinks,
