@@ -35,14 +35,22 @@ export class AccountActivity {
   }
 }
 
-/** An entry in the customer's words; its device is a machine's name or a session's browser. */
-function toItem(entry: AccountEventRow, reported: boolean): AccountEvent {
+/**
+ * An entry in the customer's words (My activity, the data export): its device is a machine's name
+ * or a session's browser, its product the catalogue's display name.
+ */
+export function describeAccountEvent(entry: AccountEventRow): { text: string; device: string | undefined } {
   const device = entry.device ?? (entry.userAgent ? describeDevice(entry.userAgent) : undefined);
   const product = entry.productCode ? (productByCode(entry.productCode)?.displayName ?? entry.productCode) : undefined;
+  return { text: accountEventText(entry.kind, { product, device, detail: entry.detail }), device };
+}
+
+function toItem(entry: AccountEventRow, reported: boolean): AccountEvent {
+  const { text, device } = describeAccountEvent(entry);
   return {
     Id: String(entry.id),
     Kind: entry.kind,
-    Text: accountEventText(entry.kind, { product, device, detail: entry.detail }),
+    Text: text,
     At: entry.at.getTime(),
     ...(device ? { Device: device } : {}),
     ...(entry.ip ? { Ip: entry.ip } : {}),
