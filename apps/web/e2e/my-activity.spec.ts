@@ -38,7 +38,7 @@ describe('My activity', () => {
     await page.goto('/profile');
     await appStarted(page);
     const panel = page.getByRole('region', { name: 'My activity' });
-    await panel.getByText('SoundID Reference for Speakers & Headphones activated on E2E Studio Mac').waitFor();
+    await panel.getByText('SoundID Reference for Speakers & Headphones activated on E2E Studio Mac', { exact: true }).waitFor();
     const texts = await panel.locator('.activity__text').allTextContents();
     // Newest first: the app's activation and sign-in, the key, the browser's sign-in, the verification link's.
     expect(texts).toHaveLength(5);
