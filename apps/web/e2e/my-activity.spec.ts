@@ -12,7 +12,7 @@ import { issueKeys } from './licences';
 describe('My activity', () => {
   const browser = useBrowser();
 
-  it("shows what was done, and \"This wasn't me\" signs every device out", async () => {
+  it('shows what was done, and "This wasn\'t me" signs every device out', async () => {
     const base = browser.baseUrl;
     const account = await createVerifiedAccount(base, 'my-activity');
     const page = await browser.newPage();
@@ -31,14 +31,20 @@ describe('My activity', () => {
     const activated = await fetch(`${base}/api/apps/ActivateDevice`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', AuthToken: app },
-      body: JSON.stringify({ productName: 'SoundIDReference', machineId: 'e2e-activity-1', deviceName: 'E2E Studio Mac' }),
+      body: JSON.stringify({
+        productName: 'SoundIDReference',
+        machineId: 'e2e-activity-1',
+        deviceName: 'E2E Studio Mac',
+      }),
     });
     expect(activated.status).toBe(200);
 
     await page.goto('/profile');
     await appStarted(page);
     const panel = page.getByRole('region', { name: 'My activity' });
-    await panel.getByText('SoundID Reference for Speakers & Headphones activated on E2E Studio Mac', { exact: true }).waitFor();
+    await panel
+      .getByText('SoundID Reference for Speakers & Headphones activated on E2E Studio Mac', { exact: true })
+      .waitFor();
     const texts = await panel.locator('.activity__text').allTextContents();
     // Newest first: the app's activation and sign-in, the key, the browser's sign-in, the verification link's.
     expect(texts).toHaveLength(5);
@@ -57,7 +63,9 @@ describe('My activity', () => {
     await dialog.getByText(/sign out every device \(this one too\)/).waitFor();
     await dialog.getByRole('button', { name: "Yes, it wasn't me" }).click();
     await page.waitForURL('**/login**');
-    await page.getByText('You have been signed out everywhere. Check your email for a link to choose a new password.').waitFor();
+    await page
+      .getByText('You have been signed out everywhere. Check your email for a link to choose a new password.')
+      .waitFor();
 
     // Every session is over, the app's too; the reset link is in the mail.
     expect(await sessionOwner(base, app)).toBe('UserAuthenticationFailed');

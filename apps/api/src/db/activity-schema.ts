@@ -40,10 +40,7 @@ export const accountEvents = pgTable(
   (t) => [
     index('account_events_user_idx').on(t.userId, t.at.desc(), t.id.desc()),
     uniqueIndex('account_events_reported_key').on(t.reportedEventId),
-    check(
-      'account_events_kind',
-      sql.raw(`kind in (${ACCOUNT_EVENT_KINDS.map((kind) => `'${kind}'`).join(', ')})`),
-    ),
+    check('account_events_kind', sql.raw(`kind in (${ACCOUNT_EVENT_KINDS.map((kind) => `'${kind}'`).join(', ')})`)),
   ],
 );
 export type AccountEventRow = typeof accountEvents.$inferSelect;

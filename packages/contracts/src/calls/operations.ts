@@ -224,7 +224,7 @@ const signInAlertRouteInfo = {
 } as const satisfies Record<keyof typeof signInAlertResults, Omit<CallRoute, 'method' | 'path'>>;
 /** My activity (docs/decisions/0055-my-activity.md). */
 const activityRouteInfo = {
-  GetMyActivity: account('A page of the account\'s activity, newest first'),
+  GetMyActivity: account("A page of the account's activity, newest first"),
   ReportNotMe: account(
     '"This wasn\'t me" on an entry: every session ends, a reset is mailed, e-mail changes and transfers freeze',
   ),

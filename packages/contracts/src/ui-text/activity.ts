@@ -47,7 +47,8 @@ const supportActions: Record<string, string> = {
   AdminWithdrawTokens: 'took voice AI tokens back',
 };
 
-const tokens = (detail: string | null | undefined) => `${detail ?? ''} voice AI ${detail === '1' ? 'token' : 'tokens'}`.trim();
+const tokens = (detail: string | null | undefined) =>
+  `${detail ?? ''} voice AI ${detail === '1' ? 'token' : 'tokens'}`.trim();
 
 /**
  * An entry of My activity in words. `product` is the product's display name, `device` the
@@ -107,6 +108,6 @@ export function accountEventText(
     case 'support_action':
       return `SoundID support ${supportActions[detail ?? ''] ?? 'made a change to your account'}`;
     case 'not_me_reported':
-      return "You reported an entry as not yours: every device was signed out and a password reset was emailed";
+      return 'You reported an entry as not yours: every device was signed out and a password reset was emailed';
   }
 }

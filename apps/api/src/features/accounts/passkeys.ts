@@ -233,7 +233,12 @@ export class PasskeyService {
         .where(and(eq(passkeys.id, id), eq(passkeys.userId, userId)))
         .returning({ name: passkeys.name });
       if (!removed) throw new Fault('PasskeyNotFound');
-      await recordAccountEvent(tx, { userId, at: this.deps.clock.now(), kind: 'passkey_removed', detail: removed.name });
+      await recordAccountEvent(tx, {
+        userId,
+        at: this.deps.clock.now(),
+        kind: 'passkey_removed',
+        detail: removed.name,
+      });
     });
   }
 

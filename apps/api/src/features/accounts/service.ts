@@ -6,9 +6,9 @@ import {
   EMAIL_CHANGE_LINK_VALIDITY_HOURS,
   EMAIL_CHANGE_MAX_ATTEMPTS,
   EMAIL_CHANGE_WINDOW_MINUTES,
+  isDisputable,
   LOGIN_LOCKOUT_MINUTES,
   LOGIN_MAX_FAILED_ATTEMPTS,
-  isDisputable,
   NOT_ME_REPORTS_PER_HOUR,
   PASSWORD_RESET_LINK_VALIDITY_HOURS,
   SIGN_IN_REPORT_LINK_VALIDITY_HOURS,
@@ -574,7 +574,9 @@ export class AccountService {
       if (!row.userId) throw new Fault('ActionTokenNotFound');
       const userEmail = await this.secureAccount(tx, row.userId, now, frozenUntil);
       if (row.seenDeviceId) {
-        await tx.delete(seenDevices).where(and(eq(seenDevices.id, row.seenDeviceId), eq(seenDevices.userId, row.userId)));
+        await tx
+          .delete(seenDevices)
+          .where(and(eq(seenDevices.id, row.seenDeviceId), eq(seenDevices.userId, row.userId)));
       }
       await recordAccountEvent(tx, { userId: row.userId, at: now, kind: 'not_me_reported' });
       return userEmail;

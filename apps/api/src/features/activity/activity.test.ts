@@ -378,7 +378,7 @@ describe("This wasn't me", () => {
     );
   });
 
-  it("cancels the offers waiting, and the frozen account cannot accept one either", async () => {
+  it('cancels the offers waiting, and the frozen account cannot accept one either', async () => {
     const { email, other, key, entry } = await victim('offer');
     const to = newEmail('thief');
     const thief = await signUpVerified(t, to);

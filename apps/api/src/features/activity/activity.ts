@@ -2,8 +2,8 @@ import { ACTIVITY_PAGE_SIZE, type AccountEvent, isDisputable, type PagedResult }
 import { accountEventText } from '@soundid/contracts/ui-text';
 import { and, count, desc, eq, isNotNull } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { Database } from '../../db/client';
 import { type AccountEventRow, accountEvents } from '../../db/activity-schema';
+import type { Database } from '../../db/client';
 import { describeDevice } from '../accounts/user-agent';
 import { productByCode } from '../licences/catalogue';
 

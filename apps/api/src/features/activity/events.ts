@@ -1,6 +1,6 @@
 import type { AccountEventKind } from '@soundid/contracts';
-import type { Queryable } from '../../db/client';
 import { accountEvents } from '../../db/activity-schema';
+import type { Queryable } from '../../db/client';
 
 /**
  * An entry of My activity that no trigger writes (docs/decisions/0055-my-activity.md): a change

@@ -1,9 +1,9 @@
 import {
+  formatHistoryDate,
   LICENCE_TRANSFER_INTERVAL_DAYS,
   LICENCE_TRANSFER_OFFER_DAYS,
   LICENCE_TRANSFER_PATH,
   type LicenceTransferOffer,
-  formatHistoryDate,
   licenceMessages,
   maskEmail,
   maskLicenseKey,

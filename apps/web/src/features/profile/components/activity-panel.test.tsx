@@ -1,8 +1,8 @@
-import { type AccountEvent, ACTIVITY_PAGE_SIZE, formatHistoryDate } from '@soundid/contracts';
+import { ACTIVITY_PAGE_SIZE, type AccountEvent, formatHistoryDate } from '@soundid/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { sessionStore } from '../../../lib/session';
-import { fault, mockApi, ok, testUser } from '../../../testing/mock-api';
+import { fault, mockApi, ok, type RecordedCall, testUser } from '../../../testing/mock-api';
 import { renderApp } from '../../../testing/render-app';
 
 /** My activity on the profile (docs/decisions/0055-my-activity.md); e2e/my-activity.spec.ts walks it in Chromium. */
@@ -56,10 +56,9 @@ describe('My activity panel', () => {
         Id: String(page * 100 + i),
         Text: `Entry ${page}-${i}`,
       }));
-    const api = mockApi({
-      ...others,
-      GetMyActivity: ({ body }) => ok({ PageItems: entries(body.page as number), PageNumber: body.page as number, PageCount: 3 }),
-    });
+    const answerPage = ({ body }: RecordedCall) =>
+      ok({ PageItems: entries(body.page as number), PageNumber: body.page as number, PageCount: 3 });
+    const api = mockApi({ ...others, GetMyActivity: answerPage });
     const { user, panel } = await openPanel();
     expect(await within(panel).findByText('Entry 1-0')).toBeInTheDocument();
     await user.click(within(panel).getByRole('button', { name: 'Page 2' }));
@@ -67,7 +66,7 @@ describe('My activity panel', () => {
     expect(api.callsTo('GetMyActivity').map((call) => call.body.page)).toEqual([1, 2]);
   });
 
-  it("asks before reporting, then signs out and goes to the sign-in page telling the customer to check the mail", async () => {
+  it('asks before reporting, then signs out and goes to the sign-in page telling the customer to check the mail', async () => {
     const api = mockApi({
       ...others,
       GetMyActivity: ok({ PageItems: [signIn], PageNumber: 1, PageCount: 1 }),
@@ -75,7 +74,9 @@ describe('My activity panel', () => {
     });
     const { user, panel, router } = await openPanel();
     await user.click(await within(panel).findByRole('button', { name: /This wasn't me/ }));
-    const dialog = await screen.findByRole('dialog', { name: 'Report “Signed in from Firefox on Linux” as not yours?' });
+    const dialog = await screen.findByRole('dialog', {
+      name: 'Report “Signed in from Firefox on Linux” as not yours?',
+    });
     expect(dialog).toHaveTextContent('sign out every device');
     // Closing the question reports nothing.
     await user.click(within(dialog).getByRole('button', { name: 'Close' }));
