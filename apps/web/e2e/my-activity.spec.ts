@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { apiToken, createVerifiedAccount, logIn, mailLink, sessionOwner } from './accounts';
-import { appStarted, useBrowser } from './browser';
+import { appStarted, expectAccessible, useBrowser } from './browser';
 import { issueKeys } from './licences';
 
 /**
@@ -56,11 +56,14 @@ describe('My activity', () => {
     // Each entry has its date in the histories' format (dd/mm/yy h:mm am/pm).
     expect(await panel.locator('time').first().textContent()).toMatch(/^\d\d\/\d\d\/\d\d \d{1,2}:\d\d [ap]m$/);
 
+    await expectAccessible(page, 'my-activity');
+
     // The browser's sign-in: reported, after the question.
     const browserSignIn = panel.getByRole('listitem').filter({ hasText: /^Signed in from Chrome/ });
     await browserSignIn.getByRole('button', { name: /This wasn't me/ }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText(/sign out every device \(this one too\)/).waitFor();
+    await expectAccessible(page, 'my-activity-confirm');
     await dialog.getByRole('button', { name: "Yes, it wasn't me" }).click();
     await page.waitForURL('**/login**');
     await page
