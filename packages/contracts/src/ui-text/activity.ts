@@ -15,11 +15,9 @@ export const activityText = {
   confirmQuestion: (entry: string) => `Report “${entry}” as not yours?`,
   confirmWhat: `We will sign out every device (this one too), email you a link to choose a new password, and pause email changes and passing licenses on for ${ACCOUNT_FREEZE_HOURS} hours.`,
   confirm: "Yes, it wasn't me",
-  cancel: 'Cancel',
   /** Said on the sign-in page after a report. */
   reported: 'You have been signed out everywhere. Check your email for a link to choose a new password.',
   from: (where: string) => `from ${where}`,
-  pagerLabel: 'My activity pages',
 } as const;
 
 /** Why a device's activation ended, after "… deactivated on <device>". */
@@ -59,7 +57,7 @@ export function accountEventText(
   { product, device, detail }: { product?: string | undefined; device?: string | undefined; detail?: string | null },
 ): string {
   const on = device ? ` on ${device}` : '';
-  const licence = product ?? 'A';
+  const licence = product ?? 'SoundID';
   switch (kind) {
     case 'signed_in':
       return device ? `Signed in from ${device}` : 'Signed in';
