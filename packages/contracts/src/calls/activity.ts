@@ -71,7 +71,8 @@ export function isDisputable(kind: AccountEventKind, detail: string | null): boo
 }
 
 /** An entry's id: the decimal of its sequence number. */
-export const accountEventIdSchema = z.string().regex(/^[1-9][0-9]{0,15}$/, 'Not an entry of your activity.');
+/** At most 15 digits: exact as a JavaScript number. */
+export const accountEventIdSchema = z.string().regex(/^[1-9][0-9]{0,14}$/, 'Not an entry of your activity.');
 
 export const activityCalls = {
   GetMyActivity: callBody({ page: pageSchema.max(ACTIVITY_MAX_PAGE) }),

@@ -427,7 +427,7 @@ describe("This wasn't me", () => {
     expect(supportEntry).toMatchObject({ Kind: 'support_action', CanDispute: false });
     const refused = await report(token, supportEntry.Id);
     expect([refused.statusCode, faultOf(refused)]).toEqual([409, 'ActivityEntryNotDisputable']);
-    for (const eventId of ['', '0', '-1', 'abc', '1e3', '99999999999999999', ' 1']) {
+    for (const eventId of ['', '0', '-1', 'abc', '1e3', '1234567890123456', ' 1']) {
       const res = await report(token, eventId);
       expect([res.statusCode, faultOf(res)], eventId).toEqual([400, 'RequestInvalid']);
     }
