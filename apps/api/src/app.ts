@@ -15,6 +15,7 @@ import { secondFactorRoutes } from './features/accounts/second-factor-routes';
 import { registerSessionCheck } from './features/accounts/session-cookie';
 import type { SocialVerifier } from './features/accounts/social-verifier';
 import { stepUpRoutes } from './features/accounts/step-up-routes';
+import { activityRoutes } from './features/activity/routes';
 import { adminRoutes } from './features/admin/routes';
 import { appRoutes } from './features/apps/routes';
 import { licenceRoutes } from './features/licences/routes';
@@ -140,6 +141,7 @@ export async function composeApp(options: AppOptions): Promise<{ app: FastifyIns
   await app.register(passkeyRoutes, { passkeys: services.passkeys, stepUp });
   await app.register(stepUpRoutes, { stepUp });
   await app.register(dataExportRoutes, { dataExport: services.dataExport });
+  await app.register(activityRoutes, { activity: services.activity, accounts, sessionCookie });
   await app.register(appRoutes, { accounts });
   await app.register(operatorRoutes, {
     accounts: services.operators,

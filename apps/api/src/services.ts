@@ -16,6 +16,7 @@ import { SessionCookie } from './features/accounts/session-cookie';
 import { SessionService } from './features/accounts/sessions';
 import type { SocialVerifier } from './features/accounts/social-verifier';
 import { StepUpService } from './features/accounts/step-up';
+import { AccountActivity } from './features/activity/activity';
 import { Deeplinks } from './features/licences/deeplinks';
 import { IDLE_SEAT_MAIL_JOB, IdleSeats, idleSeatJobs } from './features/licences/idle-seats';
 import { LicenceList } from './features/licences/licence-list';
@@ -86,6 +87,7 @@ export interface Services {
   stepUp: StepUpService;
   /** The customer's data export and deletion summary (ADR 0038). */
   dataExport: DataExportService;
+  activity: AccountActivity;
   accounts: AccountService;
   ledger: TokenLedger;
   deeplinks: Deeplinks;
@@ -312,6 +314,7 @@ export function createServices(options: ServiceOptions): Services {
     passkeys,
     stepUp,
     dataExport: new DataExportService({ db, clock, limiter, mailLog }),
+    activity: new AccountActivity(db),
     accounts,
     ledger,
     deeplinks,

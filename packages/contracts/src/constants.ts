@@ -106,8 +106,21 @@ export const DEVICE_COOKIE_PLAIN = 'soundid_device';
 export const DEVICE_COOKIE_DAYS = 400;
 /** How long the "This wasn't me" link of a new-device mail works. */
 export const SIGN_IN_REPORT_LINK_VALIDITY_HOURS = 7 * 24;
+/**
+ * How long a "This wasn't me" (a new-device mail's link, or an entry of My activity) freezes the
+ * account's e-mail changes and licence transfers (ADR 0041, docs/decisions/0055-my-activity.md).
+ */
+export const ACCOUNT_FREEZE_HOURS = 24;
 /** How long ChangeEmail and VerifyEmailChange answer EmailChangeFrozen after a report. */
-export const EMAIL_CHANGE_FREEZE_HOURS = 24;
+export const EMAIL_CHANGE_FREEZE_HOURS = ACCOUNT_FREEZE_HOURS;
+
+// ── My activity (docs/decisions/0055-my-activity.md) ────────────────────────
+/** Entries on a page of My activity (GetMyActivity). */
+export const ACTIVITY_PAGE_SIZE = 20;
+/** The last page GetMyActivity reads: offset paging stays bounded (20,000 entries back). */
+export const ACTIVITY_MAX_PAGE = 1000;
+/** "This wasn't me" reports (ReportNotMe) an account may make in an hour. */
+export const NOT_ME_REPORTS_PER_HOUR = 5;
 
 // ── Voice AI buy page and card checkout (voice-buy) ─────────────────────────
 /** A token lot that expires within this many days is announced beside the token status. */

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 // The schema lives apart so that the catalogue loads without zod (the /login budget, ADR 0020).
-import { EMAIL_CHANGE_FREEZE_HOURS, SERVICE_BUSY_RETRY_AFTER_SECONDS } from './constants';
+import { ACCOUNT_FREEZE_HOURS, EMAIL_CHANGE_FREEZE_HOURS, SERVICE_BUSY_RETRY_AFTER_SECONDS } from './constants';
 import type { faultSchema } from './fault-schema';
 import { ExceptionType, type FaultSpec, faultTable } from './fault-table';
 import { licenceMessages } from './licence-messages';
@@ -161,6 +161,14 @@ export const faults = {
     message: `A sign-in was reported as not yours: email changes are paused for ${EMAIL_CHANGE_FREEZE_HOURS} hours.`,
   },
 
+  // My activity (docs/decisions/0055-my-activity.md): another customer's entry is not found (ASVS 8.2.2).
+  ActivityEntryNotFound: { status: 404, type: B, message: 'This entry is not in your activity.' },
+  ActivityEntryNotDisputable: {
+    status: 409,
+    type: B,
+    message: 'This entry was made by SoundID or has already been reported, so it cannot be reported.',
+  },
+
   // Portal links of the desktop apps (ADR 0029): a one-time code, never a session token
   WebLoginCodeInvalid: {
     status: 400,
@@ -215,6 +223,13 @@ export const faults = {
     status: 429,
     type: ExceptionType.Limit,
     message: 'Too many downloads. Please try again in an hour.',
+    retryAfterSeconds: 60 * 60,
+  },
+  /** "This wasn't me" over NOT_ME_REPORTS_PER_HOUR in the hour (docs/decisions/0055-my-activity.md). */
+  AttemptOverLimitNotMe: {
+    status: 429,
+    type: ExceptionType.Limit,
+    message: 'Too many reports. Please try again in an hour, or reset your password.',
     retryAfterSeconds: 60 * 60,
   },
   /** Every password-hashing place is taken: refused before any work, to be tried again in a moment (ADR 0028). */
@@ -339,6 +354,16 @@ export const faults = {
     status: 409,
     type: B,
     message: licenceMessages.licenceTransferExpired,
+  },
+  /**
+   * StartLicenceTransfer or AcceptLicenceTransfer within a day of a "This wasn't me" report
+   * (docs/decisions/0055-my-activity.md). ExceptionVariables: FrozenUntil (`/Date(ms)/`); the
+   * user text names the time (UTC).
+   */
+  AccountFrozen: {
+    status: 403,
+    type: B,
+    message: `Something on this account was reported as not yours: licenses cannot be passed on for ${ACCOUNT_FREEZE_HOURS} hours.`,
   },
   // ExceptionVariables: Email (the addressed one, masked).
   LicenceTransferWrongAccount: {

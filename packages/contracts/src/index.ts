@@ -1,5 +1,6 @@
 export * from './activation-button';
 export * from './calls/accounts';
+export * from './calls/activity';
 export * from './calls/back-office';
 export * from './calls/checkout';
 export * from './calls/client-reports';

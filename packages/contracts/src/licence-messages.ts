@@ -8,6 +8,9 @@ import { LICENCE_TRANSFER_OFFER_DAYS } from './licence-rules';
 const UNNAMED_DEVICE = 'Device';
 
 export const licenceMessages = {
+  /** AccountFrozen's user text (docs/decisions/0055-my-activity.md): `until` in UTC. */
+  accountFrozen: (until: string) =>
+    `Something on this account was reported as not yours: licenses cannot be passed on until ${until}.`,
   productListFailed: 'Failed to fetch product list',
   unnamedDevice: UNNAMED_DEVICE,
   deviceDeactivated: (deviceName: string) => `${deviceName || UNNAMED_DEVICE} deactivated successfully.`,

@@ -1,5 +1,6 @@
 // Screen labels and titles (see ui-text/core.ts). One module per group of screens, so that a
 // page loads only the texts of the screens it shows (the /login budget, ADR 0020).
+export * from './ui-text/activity';
 export * from './ui-text/core';
 export * from './ui-text/data-export';
 export * from './ui-text/downloads';

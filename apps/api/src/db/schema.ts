@@ -37,6 +37,11 @@ export const users = pgTable(
      * sign-in as not theirs (ADR 0041).
      */
     emailChangeFrozenUntil: ts('email_change_frozen_until'),
+    /**
+     * Until when StartLicenceTransfer and AcceptLicenceTransfer answer AccountFrozen: set with
+     * emailChangeFrozenUntil by every "This wasn't me" (docs/decisions/0055-my-activity.md).
+     */
+    licenceTransfersFrozenUntil: ts('licence_transfers_frozen_until'),
   },
   (t) => [
     uniqueIndex('users_email_key').on(t.email),

@@ -11,7 +11,7 @@ import { arbitraryFromJsonSchema, type JsonSchema } from './json-schema-arbitrar
 /**
  * Customer A calls every endpoint and every action URL with customer B's ids (ASVS 8.2.2):
  * device ids, licence key ids and keys, asset packs, invoice tags, session ids, machine and
- * request ids, taken from B's licence list, B's checkouts and B's sessions. A never sees B's
+ * request ids, the ids of B's entries of My activity, taken from B's licence list, B's checkouts and B's sessions. A never sees B's
  * data (no answer carries one of B's ids, names or address unless A sent it), and B's rows are
  * the same afterwards, row for row in every table that has an owner.
  *
@@ -79,6 +79,11 @@ beforeAll(async () => {
   const sessionIds = (await t.call('/api/accounts/GetSessions', {}, tokenB))
     .json()
     .Result.map((s: { Id: string }) => s.Id);
+  // B's entries of My activity (ADR 0055): small sequence numbers, so tried as ids but no marker.
+  const entryIdsOfB = (await t.call('/api/accounts/GetMyActivity', { page: 1 }, tokenB))
+    .json()
+    .Result.PageItems.map((entry: { Id: string }) => entry.Id);
+  expect(entryIdsOfB.length).toBeGreaterThanOrEqual(5);
   idsOfB = [
     ...uuids,
     ...keysOfB,
@@ -90,6 +95,7 @@ beforeAll(async () => {
     userIdB,
   ];
   markersOfB = [...idsOfB, ...B_DEVICE_NAMES, B];
+  idsOfB.push(...entryIdsOfB);
   expect(actionUrlsOfB.length).toBeGreaterThanOrEqual(6);
   expect(uuids.length).toBeGreaterThanOrEqual(6);
 

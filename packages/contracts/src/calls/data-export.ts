@@ -159,6 +159,16 @@ export const dataExportResults = {
       }),
     ),
     CampaignClaims: z.array(z.object({ Campaign: z.string(), Serial: z.string(), ClaimedAt: maybeWhen })),
+    /** My activity (docs/decisions/0055-my-activity.md), oldest first, in the customer's words. */
+    Activity: z.array(
+      z.object({
+        Kind: z.string(),
+        Text: z.string(),
+        At: when,
+        Device: z.string().nullable(),
+        IpAddress: z.string().nullable(),
+      }),
+    ),
     TokenLots: z.array(
       z.object({
         Id: z.string(),

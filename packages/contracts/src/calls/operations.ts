@@ -11,6 +11,7 @@ import {
   storeSettingsSchema,
   userSchema,
 } from './accounts';
+import { activityCalls, activityResults } from './activity';
 import { backOfficeCalls, backOfficeResults, customerPageSchema } from './back-office';
 import { checkoutCalls, checkoutResults, paymentMismatchSummarySchema, stripeWebhookResultSchema } from './checkout';
 import { dataExportCalls, dataExportResults } from './data-export';
@@ -134,6 +135,7 @@ export const callResults = {
   ...stepUpResults,
   ...dataExportResults,
   ...signInAlertResults,
+  ...activityResults,
   ...appAccountResults,
   ...licenceResults,
   ...appLicenceResults,
@@ -220,6 +222,13 @@ const dataExportRouteInfo = {
 const signInAlertRouteInfo = {
   ReportSignIn: account('A new-device mail\'s "This wasn\'t me": sessions end, the password is reset', 'none'),
 } as const satisfies Record<keyof typeof signInAlertResults, Omit<CallRoute, 'method' | 'path'>>;
+/** My activity (docs/decisions/0055-my-activity.md). */
+const activityRouteInfo = {
+  GetMyActivity: account("A page of the account's activity, newest first"),
+  ReportNotMe: account(
+    '"This wasn\'t me" on an entry: every session ends, a reset is mailed, e-mail changes and transfers freeze',
+  ),
+} as const satisfies Record<keyof typeof activityResults, Omit<CallRoute, 'method' | 'path'>>;
 const accountPathInfo = {
   ...accountRouteInfo,
   ...secondFactorRouteInfo,
@@ -227,6 +236,7 @@ const accountPathInfo = {
   ...stepUpRouteInfo,
   ...dataExportRouteInfo,
   ...signInAlertRouteInfo,
+  ...activityRouteInfo,
 };
 
 /** The operators' own calls (ADR 0044): signed in as an operator unless said otherwise. */
@@ -452,6 +462,7 @@ export const callBodies = {
   ...stepUpCalls,
   ...dataExportCalls,
   ...signInAlertCalls,
+  ...activityCalls,
   ...appAccountCalls,
   ...licenceCalls,
   ...appLicenceCalls,

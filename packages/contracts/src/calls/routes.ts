@@ -1,4 +1,5 @@
 import type { accountResults } from './accounts';
+import type { activityResults } from './activity';
 import type { dataExportResults } from './data-export';
 import type { operatorResults } from './operators';
 import type { passkeyResults } from './passkeys';
@@ -20,7 +21,8 @@ export type AccountPathCall =
   | keyof typeof passkeyResults
   | keyof typeof stepUpResults
   | keyof typeof dataExportResults
-  | keyof typeof signInAlertResults;
+  | keyof typeof signInAlertResults
+  | keyof typeof activityResults;
 
 /** The operators' own calls (ADR 0044), answered at `POST /api/admin/<Name>`. */
 export type OperatorPathCall = keyof typeof operatorResults;

@@ -27,6 +27,7 @@ export const dataExportText = {
     Upgrades: 'Upgrades',
     LicenceTransfers: 'Licenses passed on',
     CampaignClaims: 'Campaign trials',
+    Activity: 'My activity',
     TokenLots: 'Tokens',
     TokenSpends: 'Token use',
     TokenWithdrawals: 'Tokens taken back',

@@ -30,6 +30,7 @@ export const EXPORTED_TABLES = {
   storefront_orders: 'StorefrontOrders',
   storefront_order_keys: 'StorefrontOrders[].Keys',
   storefront_order_refunds: 'StorefrontOrders[].Refunds',
+  account_events: 'Activity (My activity in words; never the user agent itself, its device name instead)',
   mail_log: 'Mails (subject and times only; the record of every mail, within MAIL_LOG_RETENTION_DAYS)',
 } as const;
 

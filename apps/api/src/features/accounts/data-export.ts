@@ -6,6 +6,7 @@ import {
   maskLicenseKey,
 } from '@soundid/contracts';
 import { and, asc, eq, gt, gte, inArray, isNull, or, sql } from 'drizzle-orm';
+import { accountEvents } from '../../db/activity-schema';
 import type { Database, Queryable } from '../../db/client';
 import {
   campaignSerials,
@@ -24,6 +25,7 @@ import { storefrontOrderKeys, storefrontOrderRefunds, storefrontOrders } from '.
 import { tokenLots, tokenSpendAllocations, tokenSpends, tokenWithdrawals } from '../../db/voice-ai-schema';
 import type { Clock } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
+import { describeAccountEvent } from '../activity/activity';
 import { productByCode } from '../licences/catalogue';
 import { formatLicenseKey } from '../licences/codes';
 import type { MailLog } from '../mail/mail-log';
@@ -149,6 +151,11 @@ export class DataExportService {
       .from(campaignSerials)
       .where(eq(campaignSerials.claimedByUserId, userId))
       .orderBy(asc(campaignSerials.claimedAt));
+    const activityRows = await tx
+      .select()
+      .from(accountEvents)
+      .where(eq(accountEvents.userId, userId))
+      .orderBy(asc(accountEvents.at), asc(accountEvents.id));
     const lotRows = await tx
       .select()
       .from(tokenLots)
@@ -342,6 +349,10 @@ export class DataExportService {
         Serial: claim.serial,
         ClaimedAt: isoOrNull(claim.claimedAt),
       })),
+      Activity: activityRows.map((entry) => {
+        const { text, device } = describeAccountEvent(entry);
+        return { Kind: entry.kind, Text: text, At: iso(entry.at), Device: device ?? null, IpAddress: entry.ip };
+      }),
       TokenLots: lotRows.map((lot) => ({
         Id: lot.id,
         Cause: lot.cause,

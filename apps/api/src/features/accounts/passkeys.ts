@@ -22,6 +22,7 @@ import { passkeyChallenges, passkeys, signInChallenges } from '../../db/second-f
 import { addMinutes, type Clock, type Random } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
 import { hashToken } from '../../lib/secrets';
+import { recordAccountEvent } from '../activity/events';
 import type { Mailer } from '../mail/mailer';
 import { passkeyAddedMail } from './mails';
 import { operatingSystemOf } from './user-agent';
@@ -226,11 +227,19 @@ export class PasskeyService {
 
   /** Only the customer's own passkey goes; another's answers PasskeyNotFound, as a missing one does. */
   async remove(userId: string, id: string): Promise<void> {
-    const removed = await this.deps.db
-      .delete(passkeys)
-      .where(and(eq(passkeys.id, id), eq(passkeys.userId, userId)))
-      .returning({ id: passkeys.id });
-    if (removed.length === 0) throw new Fault('PasskeyNotFound');
+    await this.deps.db.transaction(async (tx) => {
+      const [removed] = await tx
+        .delete(passkeys)
+        .where(and(eq(passkeys.id, id), eq(passkeys.userId, userId)))
+        .returning({ name: passkeys.name });
+      if (!removed) throw new Fault('PasskeyNotFound');
+      await recordAccountEvent(tx, {
+        userId,
+        at: this.deps.clock.now(),
+        kind: 'passkey_removed',
+        detail: removed.name,
+      });
+    });
   }
 
   /**

@@ -8,6 +8,7 @@ import { Fault } from '../../lib/fault';
 import { SecretBox } from '../../lib/secret-box';
 import { hashToken, newOpaqueToken } from '../../lib/secrets';
 import { newTotpSecret, totpStepOf, totpUrl } from '../../lib/totp';
+import { recordAccountEvent } from '../activity/events';
 import type { Mailer } from '../mail/mailer';
 import type { AttemptLimiter, LockingRule } from './attempt-limits';
 import { recoveryCodeUsedMail, twoStepTurnedOffMail } from './mails';
@@ -106,6 +107,7 @@ export class SecondFactorService {
       await this.prove(tx, userId, code);
       await tx.delete(totpFactors).where(eq(totpFactors.userId, userId));
       await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+      await recordAccountEvent(tx, { userId, at: this.deps.clock.now(), kind: 'two_step_off' });
     });
     await this.deps.mailer.send(twoStepTurnedOffMail({ to: email, at: this.deps.clock.now() }), { userId });
   }

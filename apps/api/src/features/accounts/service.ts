@@ -1,13 +1,15 @@
 import {
   ACCOUNT_DELETION_LINK_VALIDITY_HOURS,
+  ACCOUNT_FREEZE_HOURS,
   type Address,
   APP_LOGIN_TOKEN_VALIDITY_MINUTES,
-  EMAIL_CHANGE_FREEZE_HOURS,
   EMAIL_CHANGE_LINK_VALIDITY_HOURS,
   EMAIL_CHANGE_MAX_ATTEMPTS,
   EMAIL_CHANGE_WINDOW_MINUTES,
+  isDisputable,
   LOGIN_LOCKOUT_MINUTES,
   LOGIN_MAX_FAILED_ATTEMPTS,
+  NOT_ME_REPORTS_PER_HOUR,
   PASSWORD_RESET_LINK_VALIDITY_HOURS,
   SIGN_IN_REPORT_LINK_VALIDITY_HOURS,
   type SocialPlatform,
@@ -18,11 +20,14 @@ import {
   type WebLoginCodeResult,
 } from '@soundid/contracts';
 import { and, eq, isNull, lte, ne, or } from 'drizzle-orm';
+import { accountEvents } from '../../db/activity-schema';
 import type { Database, Queryable, Transaction } from '../../db/client';
+import { licenceTransfers } from '../../db/licences-schema';
 import { actionTokens, seenDevices, socialAccounts, users } from '../../db/schema';
 import { BoundedQueue } from '../../lib/bounded-queue';
 import { addHours, type Clock } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
+import { recordAccountEvent } from '../activity/events';
 import type { Mailer } from '../mail/mailer';
 import type { AbuseLimits } from './abuse-limits';
 import type { ActionTokenService, TokenFaults } from './action-tokens';
@@ -58,6 +63,8 @@ export const LOGIN_LIMIT: LockingRule = {
   windowMinutes: 15,
   lockMinutes: LOGIN_LOCKOUT_MINUTES,
 };
+/** "This wasn't me" on My activity, per account (docs/decisions/0055-my-activity.md). */
+export const NOT_ME_LIMIT: LimitRule = { scope: 'not-me', max: NOT_ME_REPORTS_PER_HOUR, windowMinutes: 60 };
 export const EMAIL_CHANGE_LIMIT: LimitRule = {
   scope: 'email-change',
   max: EMAIL_CHANGE_MAX_ATTEMPTS,
@@ -359,6 +366,7 @@ export class AccountService {
       if (error instanceof Fault && error.faultName === 'ServiceBusy') return;
       throw error;
     }
+    // updated_at untouched: the same password, no entry in My activity (ADR 0055's trigger).
     await this.deps.db.update(users).set({ passwordHash }).where(eq(users.id, userId));
   }
 
@@ -554,33 +562,97 @@ export class AccountService {
   }
 
   /**
-   * "This wasn't me" (ADR 0041): in one transaction every session ends (ASVS 7.4.1), the
-   * password stops working, the reported device is forgotten (its next sign-in alerts again),
-   * the one-time codes that would make a session are retired, and e-mail changes are frozen
-   * for EMAIL_CHANGE_FREEZE_HOURS; then a reset link is mailed, as InitiatePasswordReset mails it.
+   * "This wasn't me" from a new-device mail (ADR 0041): the link's token, then secureAccount;
+   * the reported device is forgotten (its next sign-in alerts again).
    */
   async reportSignIn(token: string): Promise<{ frozenUntil: Date }> {
     const { db, clock } = this.deps;
     const now = clock.now();
-    const frozenUntil = addHours(now, EMAIL_CHANGE_FREEZE_HOURS);
+    const frozenUntil = addHours(now, ACCOUNT_FREEZE_HOURS);
     const email = await db.transaction(async (tx) => {
       const row = await this.deps.tokens.consume(tx, 'sign_in_report', token, SIGN_IN_REPORT_FAULTS);
       if (!row.userId) throw new Fault('ActionTokenNotFound');
-      const [user] = await tx
-        .update(users)
-        .set({ passwordHash: null, emailChangeFrozenUntil: frozenUntil, updatedAt: now })
-        .where(eq(users.id, row.userId))
-        .returning({ id: users.id, email: users.email });
-      if (!user) throw new Fault('ActionTokenNotFound');
-      await this.deps.sessions.revokeAllOf(tx, user.id);
-      await this.deps.tokens.retireUnused(tx, ['app_login', 'web_login'], user.id);
+      const userEmail = await this.secureAccount(tx, row.userId, now, frozenUntil);
       if (row.seenDeviceId) {
-        await tx.delete(seenDevices).where(and(eq(seenDevices.id, row.seenDeviceId), eq(seenDevices.userId, user.id)));
+        await tx
+          .delete(seenDevices)
+          .where(and(eq(seenDevices.id, row.seenDeviceId), eq(seenDevices.userId, row.userId)));
       }
-      return user.email;
+      await recordAccountEvent(tx, { userId: row.userId, at: now, kind: 'not_me_reported' });
+      return userEmail;
     });
     await this.sendPasswordReset(email);
     return { frozenUntil };
+  }
+
+  /**
+   * "This wasn't me" on an entry of My activity (docs/decisions/0055-my-activity.md): the
+   * signed-in customer's own entry of a disputable kind, reported once (the unique index on
+   * reported_event_id); then secureAccount and the reset mail, as for a new-device mail. No
+   * step-up (the customer may be a thief's victim), but NOT_ME_REPORTS_PER_HOUR. Reporting an
+   * entry already reported changes nothing and answers the freeze in force.
+   */
+  async reportNotMe(userId: string, eventId: number): Promise<{ frozenUntil: Date }> {
+    const { db, clock } = this.deps;
+    if (!(await this.deps.limiter.take(NOT_ME_LIMIT, userId))) throw new Fault('AttemptOverLimitNotMe');
+    const now = clock.now();
+    const frozenUntil = addHours(now, ACCOUNT_FREEZE_HOURS);
+    let email: string;
+    try {
+      email = await db.transaction(async (tx) => {
+        const [entry] = await tx
+          .select({ kind: accountEvents.kind, detail: accountEvents.detail })
+          .from(accountEvents)
+          .where(and(eq(accountEvents.id, eventId), eq(accountEvents.userId, userId)));
+        if (!entry) throw new Fault('ActivityEntryNotFound');
+        if (!isDisputable(entry.kind, entry.detail)) throw new Fault('ActivityEntryNotDisputable');
+        const [earlier] = await tx
+          .select({ id: accountEvents.id })
+          .from(accountEvents)
+          .where(eq(accountEvents.reportedEventId, eventId));
+        if (earlier) throw new AlreadyReported();
+        const userEmail = await this.secureAccount(tx, userId, now, frozenUntil);
+        // Last, so that it heads the timeline; a report racing this one meets the unique index.
+        await recordAccountEvent(tx, { userId, at: now, kind: 'not_me_reported', reportedEventId: eventId });
+        return userEmail;
+      });
+    } catch (error) {
+      if (!(error instanceof AlreadyReported || isUniqueViolation(error))) throw error;
+      const [user] = await db
+        .select({ until: users.licenceTransfersFrozenUntil })
+        .from(users)
+        .where(eq(users.id, userId));
+      return { frozenUntil: user?.until ?? now };
+    }
+    await this.sendPasswordReset(email);
+    return { frozenUntil };
+  }
+
+  /**
+   * What every "This wasn't me" does, in the caller's transaction (ADR 0041, 0055): every session
+   * ends (ASVS 7.4.1), the password stops working, the one-time codes that would make a session
+   * are retired, the offers to pass a licence on that are waiting are cancelled, and e-mail
+   * changes and licence transfers are frozen until `frozenUntil`. Answers the account's address.
+   */
+  private async secureAccount(tx: Transaction, userId: string, now: Date, frozenUntil: Date): Promise<string> {
+    const [user] = await tx
+      .update(users)
+      .set({
+        passwordHash: null,
+        emailChangeFrozenUntil: frozenUntil,
+        licenceTransfersFrozenUntil: frozenUntil,
+        updatedAt: now,
+      })
+      .where(eq(users.id, userId))
+      .returning({ id: users.id, email: users.email });
+    if (!user) throw new Fault('ActionTokenNotFound');
+    await this.deps.sessions.revokeAllOf(tx, user.id);
+    await this.deps.tokens.retireUnused(tx, ['app_login', 'web_login'], user.id);
+    await tx
+      .update(licenceTransfers)
+      .set({ state: 'cancelled', resolvedAt: now })
+      .where(and(eq(licenceTransfers.fromUserId, user.id), eq(licenceTransfers.state, 'pending')));
+    return user.email;
   }
 
   /** ChangeEmail and VerifyEmailChange wait out a sign-in report's freeze (ADR 0041). */
@@ -881,3 +953,6 @@ export class AccountService {
     await this.deps.mailer.send(accountDeletedMail({ to: deleted.email }), { userId: deleted.id });
   }
 }
+
+/** A report of an entry already reported: the transaction is undone and the call answers as before. */
+class AlreadyReported extends Error {}

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Transaction } from '../../db/client';
 import { licenseKeys } from '../../db/licences-schema';
 import type { Clock } from '../../lib/clock';
+import { recordAccountEvent } from '../activity/events';
 import type { TokenLedger } from '../tokens/ledger';
 import { isActivatable, productByCode } from './catalogue';
 import { activeDevicesOfLicence, countKeys, deactivate, lockOrCreateLicence } from './repo';
@@ -35,6 +36,15 @@ export async function revokeRefundedKeys(
       .set({ userId: null, registeredAt: null, revokedAt: now })
       .where(eq(licenseKeys.id, key.id));
     revoked.push(key.id);
+    if (owner) {
+      await recordAccountEvent(tx, {
+        userId: owner,
+        at: now,
+        kind: 'licence_removed',
+        productCode: key.productCode,
+        detail: 'refunded',
+      });
+    }
     if (!owner || !product || !licence) continue;
     const balance = product.paysWithTokens ? await ledger.balance(owner, tx) : 0;
     const seats = seatsOf(product, await countKeys(tx, owner, product.code), licence, now, balance);

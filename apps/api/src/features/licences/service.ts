@@ -38,6 +38,7 @@ import { addDays, type Clock, type Random } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
 import type { SessionRowState, SessionScopedRead } from '../accounts/sessions';
 import { isUniqueViolation } from '../accounts/users-repo';
+import { recordAccountEvent } from '../activity/events';
 import type { TokenLedger } from '../tokens/ledger';
 import {
   CAMPAIGN_ADAM,
@@ -296,6 +297,7 @@ export class LicenceService {
       if (!key || !product || !kinds.includes(product.kind)) throw new Fault('KeyNotFound');
       await this.releaseSeatsOfKey(tx, key, 'key-removed');
       await tx.update(licenseKeys).set({ userId: null, registeredAt: null }).where(eq(licenseKeys.id, key.id));
+      await recordAccountEvent(tx, { userId, at: this.now(), kind: 'licence_removed', productCode: key.productCode });
     });
     return {
       Message: kinds.includes('voice-asset-pack')

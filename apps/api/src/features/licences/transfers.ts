@@ -1,4 +1,5 @@
 import {
+  formatHistoryDate,
   type IncomingLicenceTransfer,
   LICENCE_TRANSFER_INTERVAL_DAYS,
   LICENCE_TRANSFER_OFFER_DAYS,
@@ -81,6 +82,7 @@ export class LicenceTransfers {
     await this.deps.abuse.mailTo(toEmail);
     const offer = await db
       .transaction(async (tx) => {
+        await assertTransfersOpen(tx, owner.id, now);
         const owned = await licences.resolveOwnedKey(tx, owner.id, keyInput);
         const [key] = await tx
           .select()
@@ -286,6 +288,7 @@ export class LicenceTransfers {
         throw new Fault('LicenceTransferWrongAccount', { Email: maskEmail(found.toEmail) });
       }
       if (!recipient.emailVerifiedAt) throw new Fault('TransferFailedUserEmailNotVerified');
+      await assertTransfersOpen(tx, recipient.id, now);
       // The key's row first, as every change of its owner; then the offer, read again under its lock.
       const [key] = await tx.select().from(licenseKeys).where(eq(licenseKeys.id, found.keyId)).for('no key update');
       const [offer] = await tx.select().from(licenceTransfers).where(eq(licenceTransfers.id, found.id)).for('update');
@@ -325,6 +328,24 @@ export class LicenceTransfers {
       ProductName: done.product.productName,
       FormattedKey: maskLicenseKey(done.key.key),
     };
+  }
+}
+
+/**
+ * Refuses while a "This wasn't me" report freezes the account's transfers
+ * (docs/decisions/0055-my-activity.md). The account's row is read under a share lock: a report
+ * committing meanwhile (it updates that row, then cancels the pending offers) waits for this
+ * transaction or is seen by it.
+ */
+async function assertTransfersOpen(tx: Transaction, userId: string, now: Date): Promise<void> {
+  const [user] = await tx
+    .select({ until: users.licenceTransfersFrozenUntil })
+    .from(users)
+    .where(eq(users.id, userId))
+    .for('share');
+  if (user?.until && user.until > now) {
+    const until = `${formatHistoryDate(user.until.getTime(), 'UTC')} UTC`;
+    throw new Fault('AccountFrozen', { FrozenUntil: toDotNetDate(user.until) }, licenceMessages.accountFrozen(until));
   }
 }
 

@@ -4,6 +4,7 @@ import { useCallback, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { Page } from '../../../components/page';
 import { useSessionUser } from '../../../lib/session';
+import { ActivityPanel } from './activity-panel';
 import { AddressEditor } from './address-editor';
 import { DataExportPanel } from './data-export-panel';
 import { DeleteAccountPanel } from './delete-account-panel';
@@ -73,6 +74,7 @@ export function ProfileScreen() {
       <TwoStepPanel />
       <PasskeysPanel />
       <SessionsPanel />
+      <ActivityPanel />
       <DataExportPanel />
       <DeleteAccountPanel />
     </Page>
