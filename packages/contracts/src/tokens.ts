@@ -38,7 +38,8 @@ function plural(n: number, word: string): string {
   return `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
 }
 
-function processingTimeText(tokens: number): string {
+/** About how long a balance processes for: seconds below two minutes, then whole minutes. */
+export function processingTimeText(tokens: number): string {
   const seconds = processingSecondsFor(tokens);
   return seconds < 120 ? plural(seconds, 'second') : plural(Math.floor(seconds / 60), 'minute');
 }

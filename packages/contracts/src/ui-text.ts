@@ -11,3 +11,4 @@ export * from './ui-text/second-factor';
 export * from './ui-text/sign-in-alerts';
 export * from './ui-text/step-up';
 export * from './ui-text/voice-ai';
+export * from './ui-text/token-notices';

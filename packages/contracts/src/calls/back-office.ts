@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { storefrontOrderSummarySchema } from '../storefront';
+import { TOKEN_EXPIRY_NOTICES_JOB } from '../token-notices';
 import { emailSchema, licenseKeySchema } from '../validators';
 import { invoiceTagSchema } from './checkout';
 import { callBody } from './common';
@@ -59,7 +60,7 @@ export const backOfficeQueries = {
  * job queue defines each under this name.
  */
 export const RELEASE_IDLE_SEATS_JOB = 'release-idle-seats';
-export const SCHEDULED_JOBS = [RELEASE_IDLE_SEATS_JOB] as const;
+export const SCHEDULED_JOBS = [RELEASE_IDLE_SEATS_JOB, TOKEN_EXPIRY_NOTICES_JOB] as const;
 export type ScheduledJob = (typeof SCHEDULED_JOBS)[number];
 
 export const backOfficeCalls = {

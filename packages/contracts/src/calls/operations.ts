@@ -37,6 +37,7 @@ import { type CallPath, callPathOf, type OtherPathCall, type PathCall } from './
 import { secondFactorCalls, secondFactorResults } from './second-factor';
 import { signInAlertCalls, signInAlertResults } from './sign-in-alerts';
 import { stepUpCalls, stepUpResults } from './step-up';
+import { tokenNoticeCalls, tokenNoticeResults } from './token-notices';
 import { voiceAiCalls, voiceAiResults } from './voice-ai';
 
 /**
@@ -134,6 +135,7 @@ export const callResults = {
   ...stepUpResults,
   ...dataExportResults,
   ...signInAlertResults,
+  ...tokenNoticeResults,
   ...appAccountResults,
   ...licenceResults,
   ...appLicenceResults,
@@ -220,6 +222,11 @@ const dataExportRouteInfo = {
 const signInAlertRouteInfo = {
   ReportSignIn: account('A new-device mail\'s "This wasn\'t me": sessions end, the password is reset', 'none'),
 } as const satisfies Record<keyof typeof signInAlertResults, Omit<CallRoute, 'method' | 'path'>>;
+/** Voice AI token notices by mail (ADR 0057), on the profile. */
+const tokenNoticeRouteInfo = {
+  GetNotificationPreferences: account('Which voice AI token notices are mailed, and the low-balance threshold'),
+  SetNotificationPreferences: account('Turn the token expiry and low-balance mails on or off; set the threshold'),
+} as const satisfies Record<keyof typeof tokenNoticeResults, Omit<CallRoute, 'method' | 'path'>>;
 const accountPathInfo = {
   ...accountRouteInfo,
   ...secondFactorRouteInfo,
@@ -227,6 +234,7 @@ const accountPathInfo = {
   ...stepUpRouteInfo,
   ...dataExportRouteInfo,
   ...signInAlertRouteInfo,
+  ...tokenNoticeRouteInfo,
 };
 
 /** The operators' own calls (ADR 0044): signed in as an operator unless said otherwise. */
@@ -450,6 +458,7 @@ export const callBodies = {
   ...stepUpCalls,
   ...dataExportCalls,
   ...signInAlertCalls,
+  ...tokenNoticeCalls,
   ...appAccountCalls,
   ...licenceCalls,
   ...appLicenceCalls,

@@ -5,6 +5,7 @@ import type { passkeyResults } from './passkeys';
 import type { secondFactorResults } from './second-factor';
 import type { signInAlertResults } from './sign-in-alerts';
 import type { stepUpResults } from './step-up';
+import type { tokenNoticeResults } from './token-notices';
 
 /**
  * Where each call is answered, without its schemas (docs/api.md, Typed results): the SPA's
@@ -20,7 +21,8 @@ export type AccountPathCall =
   | keyof typeof passkeyResults
   | keyof typeof stepUpResults
   | keyof typeof dataExportResults
-  | keyof typeof signInAlertResults;
+  | keyof typeof signInAlertResults
+  | keyof typeof tokenNoticeResults;
 
 /** The operators' own calls (ADR 0044), answered at `POST /api/admin/<Name>`. */
 export type OperatorPathCall = keyof typeof operatorResults;
