@@ -1,5 +1,6 @@
 // The profile's voice AI token notices panel (ADR 0057): apart from core.ts so that only the
 // profile loads its words (ADR 0020).
+import { lowBalanceThresholdProblem } from '../token-notices';
 import { processingTimeText } from '../tokens';
 
 export const tokenNoticesText = {
@@ -9,9 +10,8 @@ export const tokenNoticesText = {
   lowBalanceNotices: 'Email me when my token balance runs low',
   threshold: 'Low balance threshold (tokens)',
   thresholdHint: (tokens: number) =>
-    Number.isInteger(tokens) && tokens > 0
-      ? `About ${processingTimeText(tokens)} of processing. We email you once each time a spend takes your balance below it.`
-      : 'A whole number of tokens greater than zero.',
+    `About ${processingTimeText(tokens)} of processing. We email you once each time a spend takes your balance below it.`,
+  thresholdInvalid: lowBalanceThresholdProblem,
   defaultThreshold: (tokens: number) => `Default: ${tokens.toLocaleString('en-US')} tokens (5 minutes of processing).`,
   save: 'Save email preferences',
   saved: 'Your email preferences have been saved.',
