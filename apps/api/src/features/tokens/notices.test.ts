@@ -129,6 +129,19 @@ describe('expiry notices', () => {
     expect(await expiryMails('empty@example.com')).toEqual([]);
   });
 
+  it('pages through more due lots than a page holds, lots of one expiry to the microsecond among them', async () => {
+    await signUpVerified(t, 'many@example.com');
+    await t.database.db.execute(sql`
+      insert into token_lots (user_id, amount, remaining, cause, source_ref, purchased_at, expires_at)
+      select u.id, 10, 10, 'grant', 'many-' || n, '2025-02-01T10:00:00Z',
+             '2026-02-01T10:00:00.123456Z'::timestamptz + case when n % 3 = 0 then interval '1 hour' else interval '0' end
+      from users u cross join generate_series(1, 250) n where u.email = 'many@example.com'`);
+    // 2026-02-01 is 17 days after the clock's start: the 30-day notice is due for every lot.
+    expect(await sweep()).toEqual({ noticed: 250, mailed: 250, byKind: { 'expiry-30': 250 } });
+    expect(await sweep()).toMatchObject({ noticed: 0 });
+    expect(await t.services.tokenNotices.sweep()).toMatchObject({ noticed: 0 });
+  });
+
   it('two sweeps at once write each notice once and queue one mail per notice', async () => {
     const grantedAt = lotGrantedAt();
     for (const n of [1, 2, 3]) {

@@ -122,7 +122,7 @@ export class TokenNotices implements SpendWatcher {
     let noticed = 0;
     let mailed = 0;
     for (const kind of TOKEN_EXPIRY_NOTICE_KINDS) {
-      let after: { expiresAt: Date; id: string } | undefined;
+      let after: DueLotsCursor | undefined;
       for (;;) {
         const page = await dueLotsPage(this.deps.db, kind, now, after);
         if (page.length > 0) {
@@ -231,19 +231,29 @@ function dueLots(kind: TokenExpiryNoticeKind, now: Date): SQL | undefined {
   );
 }
 
+/** Where the next page of due lots starts: the last lot's expiry (as the database wrote it) and id. */
+export interface DueLotsCursor {
+  expiresAt: string;
+  id: string;
+}
+
 /**
  * One page of the lots an expiry notice of `kind` is due for and not yet written, by expiry,
  * after `after` (keyset): a range scan of token_lots_expiry_idx, each lot's notice looked up in
  * token_notices_lot_kind_key (plan in docs/benchmarks.md, Scale).
  */
-export function dueLotsPage(db: Queryable, kind: TokenExpiryNoticeKind, now: Date, after?: { expiresAt: Date; id: string }) {
-  const page = after ? sql`(${tokenLots.expiresAt}, ${tokenLots.id}) > (${after.expiresAt.toISOString()}::timestamptz, ${after.id}::uuid)` : undefined;
+export function dueLotsPage(db: Queryable, kind: TokenExpiryNoticeKind, now: Date, after?: DueLotsCursor) {
+  const page = after
+    ? sql`(${tokenLots.expiresAt}, ${tokenLots.id}) > (${after.expiresAt}::timestamptz, ${after.id}::uuid)`
+    : undefined;
   const written = db
     .select({ one: sql`1` })
     .from(tokenNotices)
     .where(and(eq(tokenNotices.lotId, tokenLots.id), eq(tokenNotices.kind, kind)));
   return db
-    .select({ id: tokenLots.id, expiresAt: tokenLots.expiresAt })
+    // The expiry as the database holds it (microseconds), not as a Date (milliseconds): the next
+    // page starts exactly after this one.
+    .select({ id: tokenLots.id, expiresAt: sql<string>`${tokenLots.expiresAt}::text` })
     .from(tokenLots)
     .where(and(dueLots(kind, now), page, notExists(written)))
     .orderBy(asc(tokenLots.expiresAt), asc(tokenLots.id))
