@@ -387,7 +387,12 @@ async function main(): Promise<void> {
         {
           name: EXPIRY_SWEEP,
           run: (seconds: number) =>
-            p50(EXPIRY_SWEEP, [sweepDb], async (db) => ((await readDueLots(db)) === EXPIRY_DUE_LOTS ? 200 : 500), seconds),
+            p50(
+              EXPIRY_SWEEP,
+              [sweepDb],
+              async (db) => ((await readDueLots(db)) === EXPIRY_DUE_LOTS ? 200 : 500),
+              seconds,
+            ),
         },
       ];
       for (const timing of timings) await timing.run(1); // warm-up

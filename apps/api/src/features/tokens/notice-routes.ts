@@ -21,6 +21,8 @@ export const tokenNoticeRoutes: FastifyPluginAsyncZod<{ tokenNotices: TokenNotic
   app.post(path('SetNotificationPreferences'), { schema: callSchemas.SetNotificationPreferences }, async (request) => {
     const auth = await app.requireSession(request);
     const { expiryNotices, lowBalanceNotices, lowBalanceThreshold } = request.body;
-    return ok(await tokenNotices.setPreferences(auth.userId, { expiryNotices, lowBalanceNotices, lowBalanceThreshold }));
+    return ok(
+      await tokenNotices.setPreferences(auth.userId, { expiryNotices, lowBalanceNotices, lowBalanceThreshold }),
+    );
   });
 };

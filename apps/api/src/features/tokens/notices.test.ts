@@ -33,8 +33,7 @@ const login = async (email: string) =>
   (await t.call('/api/accounts/LoginByEmail', { email, password: PASSWORD })).json().Token as string;
 const spend = (token: string, seconds: number, requestId: string) =>
   t.call('/api/apps/ConsumeTokens', { seconds, requestId }, token);
-const setPreferences = (token: string, body: object) =>
-  t.call('/api/accounts/SetNotificationPreferences', body, token);
+const setPreferences = (token: string, body: object) => t.call('/api/accounts/SetNotificationPreferences', body, token);
 const getPreferences = async (token: string) =>
   (await t.call('/api/accounts/GetNotificationPreferences', {}, token)).json().Result;
 

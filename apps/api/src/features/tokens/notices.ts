@@ -56,10 +56,7 @@ export class TokenNotices implements SpendWatcher {
 
   /** The customer's choice (the defaults when they never chose). */
   async preferences(userId: string, db: Queryable = this.deps.db): Promise<NotificationPreferences> {
-    const [row] = await db
-      .select()
-      .from(notificationPreferences)
-      .where(eq(notificationPreferences.userId, userId));
+    const [row] = await db.select().from(notificationPreferences).where(eq(notificationPreferences.userId, userId));
     return resultOf(row ?? DEFAULTS);
   }
 
@@ -250,14 +247,16 @@ export function dueLotsPage(db: Queryable, kind: TokenExpiryNoticeKind, now: Dat
     .select({ one: sql`1` })
     .from(tokenNotices)
     .where(and(eq(tokenNotices.lotId, tokenLots.id), eq(tokenNotices.kind, kind)));
-  return db
-    // The expiry as the database holds it (microseconds), not as a Date (milliseconds): the next
-    // page starts exactly after this one.
-    .select({ id: tokenLots.id, expiresAt: sql<string>`${tokenLots.expiresAt}::text` })
-    .from(tokenLots)
-    .where(and(dueLots(kind, now), page, notExists(written)))
-    .orderBy(asc(tokenLots.expiresAt), asc(tokenLots.id))
-    .limit(SWEEP_BATCH);
+  return (
+    db
+      // The expiry as the database holds it (microseconds), not as a Date (milliseconds): the next
+      // page starts exactly after this one.
+      .select({ id: tokenLots.id, expiresAt: sql<string>`${tokenLots.expiresAt}::text` })
+      .from(tokenLots)
+      .where(and(dueLots(kind, now), page, notExists(written)))
+      .orderBy(asc(tokenLots.expiresAt), asc(tokenLots.id))
+      .limit(SWEEP_BATCH)
+  );
 }
 
 const formatDay = (date: Date) =>

@@ -75,7 +75,9 @@ describe('token emails panel', () => {
   it('turning low-balance mails off disables the threshold', async () => {
     mockApi({ ...others, GetNotificationPreferences: ok({ ...defaults, LowBalanceNotices: false }) });
     const { panel } = await openPanel();
-    expect(await within(panel).findByRole('switch', { name: 'Email me when my token balance runs low' })).not.toBeChecked();
+    expect(
+      await within(panel).findByRole('switch', { name: 'Email me when my token balance runs low' }),
+    ).not.toBeChecked();
     expect(within(panel).getByLabelText('Low balance threshold (tokens)')).toBeDisabled();
   });
 

@@ -52,7 +52,8 @@ function PreferencesForm({ saved }: { saved: NotificationPreferences }) {
   const expiryId = useId();
   const lowBalanceId = useId();
   const tokens = Number(threshold.trim());
-  const valid = threshold.trim() !== '' && Number.isInteger(tokens) && tokens > 0 && tokens <= LOW_BALANCE_THRESHOLD_MAX;
+  const valid =
+    threshold.trim() !== '' && Number.isInteger(tokens) && tokens > 0 && tokens <= LOW_BALANCE_THRESHOLD_MAX;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -74,6 +75,7 @@ function PreferencesForm({ saved }: { saved: NotificationPreferences }) {
           id={expiryId}
           type="checkbox"
           role="switch"
+          aria-checked={expiry}
           checked={expiry}
           onChange={(event) => setExpiry(event.target.checked)}
         />
@@ -84,6 +86,7 @@ function PreferencesForm({ saved }: { saved: NotificationPreferences }) {
           id={lowBalanceId}
           type="checkbox"
           role="switch"
+          aria-checked={lowBalance}
           checked={lowBalance}
           onChange={(event) => setLowBalance(event.target.checked)}
         />
