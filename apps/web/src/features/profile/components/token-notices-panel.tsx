@@ -1,4 +1,4 @@
-import { LOW_BALANCE_THRESHOLD_MAX, type NotificationPreferences } from '@soundid/contracts';
+import { LOW_BALANCE_THRESHOLD_MAX, type NotificationPreferences, TOKEN_NOTICES_ANCHOR } from '@soundid/contracts';
 import { tokenNoticesText as t, text } from '@soundid/contracts/ui-text';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
@@ -8,9 +8,6 @@ import { TextField } from '../../../components/text-field';
 import { notify } from '../../../lib/notifications';
 import { useNotificationPreferences, useSetNotificationPreferences } from '../api/token-notices';
 import './token-notices-panel.css';
-
-/** The anchor the token mails link to (TOKEN_NOTICES_ANCHOR). */
-const ANCHOR = 'token-notices';
 
 /**
  * The voice AI token mails on the profile (ADR 0057): expiry notices on or off, low-balance
@@ -23,11 +20,16 @@ export function TokenNoticesPanel() {
   const loaded = preferences.isSuccess;
   // A mail's link lands here: the panel is shown once its preferences have loaded.
   useEffect(() => {
-    if (loaded && location.hash === `#${ANCHOR}`) section.current?.scrollIntoView?.();
+    if (loaded && location.hash === `#${TOKEN_NOTICES_ANCHOR}`) section.current?.scrollIntoView?.();
   }, [loaded, location.hash]);
 
   return (
-    <section id={ANCHOR} ref={section} className="card token-notices" aria-labelledby="token-notices-heading">
+    <section
+      id={TOKEN_NOTICES_ANCHOR}
+      ref={section}
+      className="card token-notices"
+      aria-labelledby="token-notices-heading"
+    >
       <h2 id="token-notices-heading" className="token-notices__heading">
         {t.heading}
       </h2>
