@@ -262,10 +262,16 @@ export function dueLotsPage(db: Queryable, kind: TokenExpiryNoticeKind, now: Dat
 const formatDay = (date: Date) =>
   new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(date);
 
-const settingsLink = (publicUrl: string) => ({
-  label: text.preferencesLink,
-  link: `${publicUrl}/profile#${TOKEN_NOTICES_ANCHOR}`,
-});
+/** A notice's mail: its words, a "Buy tokens" button and the link to the preferences. */
+function noticeMail(to: string, publicUrl: string, words: { subject: string; heading: string; intro: string[] }) {
+  return renderMail({
+    to,
+    ...words,
+    action: { label: text.buyAction, link: `${publicUrl}/products/voice-ai` },
+    outro: [text.preferencesOutro],
+    settings: { label: text.preferencesLink, link: `${publicUrl}/profile#${TOKEN_NOTICES_ANCHOR}` },
+  });
+}
 
 /** A lot's expiry notice. */
 export function expiryMail(input: {
@@ -275,14 +281,10 @@ export function expiryMail(input: {
   days: number;
   publicUrl: string;
 }): OutgoingMail {
-  return renderMail({
-    to: input.to,
+  return noticeMail(input.to, input.publicUrl, {
     subject: text.expirySubject(input.tokens, input.days),
     heading: text.expiryHeading,
     intro: text.expiryIntro(input.tokens, formatDay(input.expiresAt), input.days),
-    action: { label: text.buyAction, link: `${input.publicUrl}/products/voice-ai` },
-    outro: [text.preferencesOutro],
-    settings: settingsLink(input.publicUrl),
   });
 }
 
@@ -293,14 +295,10 @@ export function lowBalanceMail(input: {
   threshold: number;
   publicUrl: string;
 }): OutgoingMail {
-  return renderMail({
-    to: input.to,
+  return noticeMail(input.to, input.publicUrl, {
     subject: text.lowBalanceSubject,
     heading: text.lowBalanceHeading,
     intro: text.lowBalanceIntro(input.balance, input.threshold),
-    action: { label: text.buyAction, link: `${input.publicUrl}/products/voice-ai` },
-    outro: [text.preferencesOutro],
-    settings: settingsLink(input.publicUrl),
   });
 }
 

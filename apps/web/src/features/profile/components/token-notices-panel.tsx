@@ -51,8 +51,6 @@ function PreferencesForm({ saved }: { saved: NotificationPreferences }) {
   const [lowBalance, setLowBalance] = useState(saved.LowBalanceNotices);
   const [threshold, setThreshold] = useState(String(saved.LowBalanceThreshold));
   const [error, setError] = useState<string>();
-  const expiryId = useId();
-  const lowBalanceId = useId();
   const tokens = Number(threshold.trim());
   const valid =
     threshold.trim() !== '' && Number.isInteger(tokens) && tokens > 0 && tokens <= LOW_BALANCE_THRESHOLD_MAX;
@@ -72,28 +70,8 @@ function PreferencesForm({ saved }: { saved: NotificationPreferences }) {
 
   return (
     <form onSubmit={submit} noValidate>
-      <div className="token-notices__switch">
-        <input
-          id={expiryId}
-          type="checkbox"
-          role="switch"
-          aria-checked={expiry}
-          checked={expiry}
-          onChange={(event) => setExpiry(event.target.checked)}
-        />
-        <label htmlFor={expiryId}>{t.expiryNotices}</label>
-      </div>
-      <div className="token-notices__switch">
-        <input
-          id={lowBalanceId}
-          type="checkbox"
-          role="switch"
-          aria-checked={lowBalance}
-          checked={lowBalance}
-          onChange={(event) => setLowBalance(event.target.checked)}
-        />
-        <label htmlFor={lowBalanceId}>{t.lowBalanceNotices}</label>
-      </div>
+      <Switch label={t.expiryNotices} checked={expiry} onChange={setExpiry} />
+      <Switch label={t.lowBalanceNotices} checked={lowBalance} onChange={setLowBalance} />
       <TextField
         label={t.threshold}
         type="number"
@@ -112,5 +90,23 @@ function PreferencesForm({ saved }: { saved: NotificationPreferences }) {
         </Button>
       </div>
     </form>
+  );
+}
+
+/** An on/off choice: a checkbox announced as a switch, its label beside it. */
+function Switch({ label, checked, onChange }: { label: string; checked: boolean; onChange(on: boolean): void }) {
+  const id = useId();
+  return (
+    <div className="token-notices__switch">
+      <input
+        id={id}
+        type="checkbox"
+        role="switch"
+        aria-checked={checked}
+        checked={checked}
+        onChange={(event) => onChange(event.target.checked)}
+      />
+      <label htmlFor={id}>{label}</label>
+    </div>
   );
 }
