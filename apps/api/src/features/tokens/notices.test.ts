@@ -250,6 +250,16 @@ describe('low-balance notices', () => {
     expect((await spend(token, 100, 'o3')).json().Result.TokenBalance).toBe(400);
     expect(await queuedMails()).toBe(1);
     expect((await notices()).length).toBe(1);
+    // The customer's data export lists both (ADR 0038).
+    const exported = (await t.call('/api/accounts/ExportMyData', {}, token)).json().Result;
+    expect(exported.NotificationPreferences).toMatchObject({
+      ExpiryNotices: true,
+      LowBalanceNotices: false,
+      LowBalanceThreshold: 500,
+    });
+    expect(exported.TokenNotices).toEqual([
+      expect.objectContaining({ Kind: 'low-balance', LotId: null, Tokens: 400, Threshold: 500, Mailed: true }),
+    ]);
   });
 });
 
