@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { CUSTOMER_SEARCH_LIMIT, type CustomerSearchKind, IDLE_SEAT_RELEASE_DAYS } from '@soundid/contracts';
+import {
+  CUSTOMER_SEARCH_LIMIT,
+  type CustomerSearchKind,
+  IDLE_SEAT_RELEASE_DAYS,
+  TOKEN_EXPIRY_NOTICE_KINDS,
+} from '@soundid/contracts';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Database } from '../apps/api/src/db/client';
@@ -12,6 +17,7 @@ import { Deeplinks } from '../apps/api/src/features/licences/deeplinks';
 import { dueSeatsPage } from '../apps/api/src/features/licences/idle-seats';
 import { LicenceList } from '../apps/api/src/features/licences/licence-list';
 import { TokenLedger } from '../apps/api/src/features/tokens/ledger';
+import { type DueLotsCursor, dueLotsPage } from '../apps/api/src/features/tokens/notices';
 import { addDays, systemClock } from '../apps/api/src/lib/clock';
 import { operatorKitFor } from '../apps/api/test/kit';
 import { type Figure, figureTable, machine, meets, writeBlock } from './report';
@@ -24,7 +30,8 @@ import { BENCH_ADMIN_TOKEN, freshPostgres, postgresAvailable, type Running, sign
  * per job, ADR 0056), a token spend, the apps' CheckLicense) and of the operators'
  * customer search (each kind) on 100,000 customers (1,000,000 devices, 2,000,000 ledger rows)
  * against the same calls on 1,000 customers, and the EXPLAIN (ANALYZE, BUFFERS) plans of the SQL
- * behind them on the large database.
+ * behind them on the large database. The token expiry sweep (ADR 0057) reads the same due lots on
+ * both (EXPIRY_DUE_LOTS, added to the seed): its time must not grow with the ledger.
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -61,6 +68,48 @@ const CALLS: Call[] = [
     body: (i) => ({ productName: 'SoundIDReference', machineId: `machine-${i}-1-sid-reference` }),
   },
 ];
+
+/**
+ * Lots due for an expiry notice, the same on both databases: one each for customers 0 to 999
+ * but those the timed calls sign in as (spread(): every 50th on the small one), expiring within
+ * the next 30 days, so that each notice kind has some due.
+ */
+const EXPIRY_DUE_SQL = `
+  insert into token_lots (user_id, amount, remaining, cause, source_ref, purchased_at, expires_at)
+  select u.id, 600, 600, 'grant', 'bench-expiry-' || g.g, now() - interval '340 days',
+         now() + ((g.g % 30) || ' days')::interval + interval '1 hour'
+  from generate_series(0, 999) g(g)
+  join users u on u.email = 'bench' || g.g || '@example.com'
+  where g.g % 50 <> 0`;
+const EXPIRY_DUE_LOTS = 980;
+/**
+ * The notices of the past, as the sweep leaves them: each customer's lot that expired (seed.ts'
+ * fourth) had its three. Without them token_notices would be empty, and the plan would say
+ * nothing of how a lot's notice is looked up.
+ */
+const PAST_NOTICES_SQL = `
+  insert into token_notices (user_id, kind, lot_id, tokens, expires_at, mailed, created_at)
+  select l.user_id, k.kind, l.id, l.remaining, l.expires_at, true, l.expires_at - (k.days || ' days')::interval
+  from token_lots l cross join (values ('expiry-30', 30), ('expiry-7', 7), ('expiry-1', 1)) as k(kind, days)
+  where l.source_ref like 'bench-%-4' and l.expires_at < now()`;
+const EXPIRY_SWEEP = 'Token expiry sweep, every due page of the three kinds (ADR 0057)';
+
+/** The expiry sweep's reads, every kind, page after page (what the hourly job reads before it writes). */
+async function readDueLots(db: Database): Promise<number> {
+  const now = systemClock.now();
+  let due = 0;
+  for (const kind of TOKEN_EXPIRY_NOTICE_KINDS) {
+    let after: DueLotsCursor | undefined;
+    for (;;) {
+      const page = await dueLotsPage(db, kind, now, after);
+      due += page.length;
+      const last = page.at(-1);
+      if (page.length < 200 || !last) break;
+      after = { expiresAt: last.expiresAt, id: last.id };
+    }
+  }
+  return due;
+}
 
 /**
  * The operators' customer search (AdminSearchCustomers), one figure a kind, each query naming the
@@ -252,6 +301,12 @@ const callSections = (db: Database, userId: string): Sections => {
       `The idle-seat sweep, one page of due seats (${IDLE_SEAT_RELEASE_DAYS} days unseen)`,
       () => dueSeatsPage(db, 'sid-reference', addDays(systemClock.now(), -IDLE_SEAT_RELEASE_DAYS)),
     ],
+    [
+      // ADR 0057: one page of the hourly expiry-notice sweep reads only lots with tokens left
+      // that expire within 30 days (token_lots_expiry_idx), each checked in token_notices_lot_kind_key.
+      'The token expiry sweep, one page of lots due for their 30-day notice',
+      () => dueLotsPage(db, 'expiry-30', systemClock.now()),
+    ],
   ];
 };
 
@@ -302,6 +357,15 @@ async function main(): Promise<void> {
       [small, SMALL],
       [large, LARGE],
     ] as const) {
+      const pool = new pg.Pool({ connectionString: database.url, max: CONCURRENCY });
+      // Its connections end when the database is dropped (finally, below), whatever happened.
+      pool.on('error', () => {});
+      await pool.query(PAST_NOTICES_SQL);
+      await pool.query(EXPIRY_DUE_SQL);
+      await pool.query('analyze token_lots, token_notices');
+      const sweepDb = drizzle(pool, { schema }) as unknown as Database;
+      const found = await readDueLots(sweepDb);
+      if (found !== EXPIRY_DUE_LOTS) throw new Error(`the expiry sweep read ${found} due lots, not ${EXPIRY_DUE_LOTS}`);
       const service = await startService({ url: database.url });
       const tokens: { token: string; i: number }[] = [];
       const customers = spread(count);
@@ -324,9 +388,19 @@ async function main(): Promise<void> {
               seconds,
             ),
         })),
+        {
+          name: EXPIRY_SWEEP,
+          run: (seconds: number) =>
+            p50(
+              EXPIRY_SWEEP,
+              [sweepDb],
+              async (db) => ((await readDueLots(db)) === EXPIRY_DUE_LOTS ? 200 : 500),
+              seconds,
+            ),
+        },
       ];
       for (const timing of timings) await timing.run(1); // warm-up
-      sides.push({ count, service, timings, p50s: timings.map(() => [] as number[]) });
+      sides.push({ count, service, pool, timings, p50s: timings.map(() => [] as number[]) });
     }
     // Rounds alternate between the two databases so that a noisy moment hits both alike.
     for (let round = 0; round < ROUNDS; round++) {
@@ -334,7 +408,10 @@ async function main(): Promise<void> {
         for (const [i, timing] of side.timings.entries()) side.p50s[i]?.push(await timing.run(SECONDS));
       }
     }
-    for (const side of sides) await side.service.stop();
+    for (const side of sides) {
+      await side.service.stop();
+      await side.pool.end();
+    }
     const [smallSide, largeSide] = sides as [(typeof sides)[0], (typeof sides)[0]];
     const figure = (i: number, name: string): Figure => ({
       name,
@@ -348,6 +425,12 @@ async function main(): Promise<void> {
     const figures = CALLS.map((call, i) => figure(i, `${call.name} p50 (${CONCURRENCY} in flight)`));
     const searchFigures = SEARCHES.map((search, i) =>
       figure(CALLS.length + i, `AdminSearchCustomers, ${search.name} p50 (${CONCURRENCY} in flight)`),
+    );
+    figures.push(
+      figure(
+        CALLS.length + SEARCHES.length,
+        `${EXPIRY_SWEEP} p50, ${EXPIRY_DUE_LOTS} due lots on both (${CONCURRENCY} in flight)`,
+      ),
     );
 
     const middle = Math.floor(LARGE / 2);

@@ -25,6 +25,7 @@ import { operatorRoutes } from './features/operators/routes';
 import { releaseAdminRoutes } from './features/releases/admin-routes';
 import { releaseRoutes } from './features/releases/routes';
 import { storefrontRoutes } from './features/storefront/routes';
+import { tokenNoticeRoutes } from './features/tokens/notice-routes';
 import { voiceAiAdminRoutes } from './features/voice-ai/admin-routes';
 import { checkoutRoutes } from './features/voice-ai/checkout-routes';
 import { voiceAiRoutes } from './features/voice-ai/routes';
@@ -142,6 +143,7 @@ export async function composeApp(options: AppOptions): Promise<{ app: FastifyIns
   await app.register(stepUpRoutes, { stepUp });
   await app.register(dataExportRoutes, { dataExport: services.dataExport });
   await app.register(activityRoutes, { activity: services.activity, accounts, sessionCookie });
+  await app.register(tokenNoticeRoutes, { tokenNotices: services.tokenNotices });
   await app.register(appRoutes, { accounts });
   await app.register(operatorRoutes, {
     accounts: services.operators,

@@ -34,6 +34,7 @@ import { ConsoleCookie, OperatorGuard } from './features/operators/operator-guar
 import { ReleaseService, stagingDirOf } from './features/releases/service';
 import { StorefrontOrderService } from './features/storefront/order-fulfilment';
 import { TokenLedger } from './features/tokens/ledger';
+import { TOKEN_NOTICE_MAIL_JOB, TokenNotices, tokenNoticeJobs } from './features/tokens/notices';
 import { type CardCheckout, createCardCheckout } from './features/voice-ai/bundles';
 import { CheckoutService } from './features/voice-ai/checkout';
 import { JobQueue } from './integrations/job-queue';
@@ -90,6 +91,8 @@ export interface Services {
   activity: AccountActivity;
   accounts: AccountService;
   ledger: TokenLedger;
+  /** Token expiry and low-balance mails, and the customer's choice of them (ADR 0057). */
+  tokenNotices: TokenNotices;
   deeplinks: Deeplinks;
   licences: LicenceService;
   /** Machines reported lost or stolen (ADR 0050). */
@@ -201,7 +204,17 @@ export function createServices(options: ServiceOptions): Services {
   });
   const stepUp = new StepUpService({ db, clock, random, mailer, abuse, secondFactor, passkeys, passwords: accounts });
 
-  const ledger = new TokenLedger(db, clock);
+  const jobs = new JobQueue({ connection: database.jobQueueConnection, log });
+  const tokenNotices = new TokenNotices({
+    db,
+    clock,
+    prepare: () => jobs.ready(),
+    onNotice: async (tx, notice) => {
+      await jobs.enqueueIn(tx, TOKEN_NOTICE_MAIL_JOB, { noticeId: notice.noticeId });
+    },
+  });
+  jobs.define(...tokenNoticeJobs({ notices: tokenNotices, mailer, publicUrl: config.publicUrl }));
+  const ledger = new TokenLedger(db, clock, tokenNotices);
   const deeplinks = new Deeplinks(config.appLoginScheme);
   const licences = new LicenceService({ db, clock, random, deeplinks, ledger });
   const lostMachines = new LostMachines({ db, clock });
@@ -214,7 +227,6 @@ export function createServices(options: ServiceOptions): Services {
     publicUrl: config.publicUrl,
     licences,
   });
-  const jobs = new JobQueue({ connection: database.jobQueueConnection, log });
   const idleSeats = new IdleSeats({
     db,
     clock,
@@ -317,6 +329,7 @@ export function createServices(options: ServiceOptions): Services {
     activity: new AccountActivity(db),
     accounts,
     ledger,
+    tokenNotices,
     deeplinks,
     licences,
     lostMachines,

@@ -16,6 +16,7 @@ export * from './calls/routes';
 export * from './calls/second-factor';
 export * from './calls/sign-in-alerts';
 export * from './calls/step-up';
+export * from './calls/token-notices';
 export * from './calls/voice-ai';
 export * from './client-reports';
 export * from './constants';
@@ -37,6 +38,7 @@ export * from './redact';
 export * from './releases';
 // Storefront (perpetual licence purchase)
 export * from './storefront';
+export * from './token-notices';
 export * from './token-outlook';
 export * from './tokens';
 export * from './validators';

@@ -11,4 +11,5 @@ export * from './ui-text/profile';
 export * from './ui-text/second-factor';
 export * from './ui-text/sign-in-alerts';
 export * from './ui-text/step-up';
+export * from './ui-text/token-notices';
 export * from './ui-text/voice-ai';

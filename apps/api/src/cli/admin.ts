@@ -77,7 +77,7 @@ Customers and catalogue:
   jobs                       The job queue (ADR 0051): each job's schedule, and how many are
                              queued, running, failed and done
   run-job <name> --reason <why>
-                             Run a scheduled job now (release-idle-seats, purge-mail-log)
+                             Run a scheduled job now (release-idle-seats, purge-mail-log, token-expiry-notices)
   orders --email <address>   Storefront orders (perpetual licence) of an address or its account, with their keys
   payment-mismatches         Card payments not credited: amount or currency not as their checkout offered
   grant-tokens --email <address> --amount <n> --reason <why> [--reference <ticket>]

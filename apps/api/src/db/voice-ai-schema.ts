@@ -50,6 +50,8 @@ export const tokenLots = pgTable(
     uniqueIndex('token_lots_source_key').on(t.sourceRef),
     index('token_lots_spendable_idx').on(t.userId, t.purchasedAt, t.seq).where(sql`${t.remaining} > 0`),
     index('token_lots_history_idx').on(t.userId, t.purchasedAt, t.seq),
+    // The expiry notices' sweep (ADR 0057): lots with tokens left, by expiry (keyset pages).
+    index('token_lots_expiry_idx').on(t.expiresAt, t.id).where(sql`${t.remaining} > 0`),
     check('token_lots_remaining_range', sql`${t.remaining} >= 0 and ${t.remaining} <= ${t.amount}`),
     check('token_lots_amount_positive', sql`${t.amount} > 0`),
     check(

@@ -4,6 +4,7 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deriveSandboxWebhookSecret, sandboxSessionIdOf } from '../../src/dev/stripe-sandbox/provider';
 import { IDLE_SEAT_MAIL_JOB, RELEASE_IDLE_SEATS_JOB } from '../../src/features/licences/idle-seats';
+import { TOKEN_EXPIRY_NOTICES_JOB, TOKEN_NOTICE_MAIL_JOB } from '../../src/features/tokens/notices';
 import { JobQueue } from '../../src/integrations/job-queue';
 import { postJson, type ServiceProcess, scratchDatabase, signUpThrough, startService } from '../kit';
 import { PAID_1K, paidSessionEvent } from '../payment-webhooks';
@@ -196,6 +197,67 @@ describe.runIf(runs)('two replicas on one PostgreSQL', () => {
         ]),
       ).toBe(1);
     } finally {
+      await client.end();
+    }
+  }, 60_000);
+
+  it('the token expiry sweep and its mails run once per lot and kind with both replicas working the job queue (ADR 0057)', async () => {
+    const email = 'expiry.replicas@example.com';
+    await signUpThrough(b, email, PASSWORD);
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    const count = async (query: string, values: unknown[]) =>
+      Number((await client.query<{ n: string }>(query, values)).rows[0]?.n ?? 0);
+    const silent = { info() {}, warn() {}, error() {} } as unknown as FastifyBaseLogger;
+    const queue = new JobQueue({ connection: { kind: 'postgres', url: database.url }, log: silent });
+    queue.define({ name: TOKEN_EXPIRY_NOTICES_JOB, policy: 'exclusive', run: async () => undefined });
+    await queue.start({ work: false });
+    try {
+      const userId = (await client.query<{ id: string }>('select id from users where email = $1', [email])).rows[0]?.id;
+      // Lots due for their 7-day notice by the replicas' own clocks (the real one).
+      const lots = 6;
+      await client.query(
+        `insert into token_lots (user_id, amount, remaining, cause, source_ref, purchased_at, expires_at)
+         select $1, 100 * n, 100 * n, 'grant', 'replica-lot-' || n, now() - interval '358 days', now() + interval '6 days 12 hours'
+         from generate_series(1, ${lots}) n`,
+        [userId],
+      );
+      const sweeps = () =>
+        count(`select count(*) as n from pgboss.job where name = $1 and state = 'completed'`, [
+          TOKEN_EXPIRY_NOTICES_JOB,
+        ]);
+      const mails = () =>
+        count("select count(*) as n from mail_outbox where user_id = $1 and subject like '% expire in 7 days'", [
+          userId,
+        ]);
+      const wait = async (done: () => Promise<boolean>) => {
+        for (let i = 0; i < 300 && !(await done()); i++) await new Promise((r) => setTimeout(r, 100));
+      };
+      // Two sweeps one after the other, each taken by whichever replica polls first; the second
+      // finds every notice written.
+      const before = await sweeps();
+      for (const round of [1, 2]) {
+        expect(await queue.enqueue(TOKEN_EXPIRY_NOTICES_JOB)).toBeTruthy();
+        await wait(async () => (await sweeps()) >= before + round);
+      }
+      // Both completed (the hourly schedule may have added one of its own).
+      expect(await sweeps()).toBeGreaterThanOrEqual(before + 2);
+      await wait(async () => (await mails()) >= lots);
+      // Another round of polling on both replicas, and still exactly one mail per lot.
+      await new Promise((r) => setTimeout(r, 2500));
+      expect(await mails()).toBe(lots);
+      expect(
+        await count(`select count(*) as n from token_notices where user_id = $1 and kind = 'expiry-7'`, [userId]),
+      ).toBe(lots);
+      expect(await count(`select count(*) as n from token_notices where user_id = $1`, [userId])).toBe(lots);
+      expect(
+        await count(
+          `select count(*) as n from pgboss.job where name = $1 and state = 'completed' and data->>'noticeId' in (select id::text from token_notices where user_id = $2)`,
+          [TOKEN_NOTICE_MAIL_JOB, userId],
+        ),
+      ).toBe(lots);
+    } finally {
+      await queue.stop();
       await client.end();
     }
   }, 60_000);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { storefrontOrderSummarySchema } from '../storefront';
+import { TOKEN_EXPIRY_NOTICES_JOB } from '../token-notices';
 import { emailSchema, licenseKeySchema } from '../validators';
 import { invoiceTagSchema } from './checkout';
 import { callBody } from './common';
@@ -61,7 +62,7 @@ export const backOfficeQueries = {
 export const RELEASE_IDLE_SEATS_JOB = 'release-idle-seats';
 /** Deletes mail records (and dev outbox mails) past MAIL_LOG_RETENTION_DAYS (ADR 0038). */
 export const PURGE_MAIL_LOG_JOB = 'purge-mail-log';
-export const SCHEDULED_JOBS = [RELEASE_IDLE_SEATS_JOB, PURGE_MAIL_LOG_JOB] as const;
+export const SCHEDULED_JOBS = [RELEASE_IDLE_SEATS_JOB, PURGE_MAIL_LOG_JOB, TOKEN_EXPIRY_NOTICES_JOB] as const;
 export type ScheduledJob = (typeof SCHEDULED_JOBS)[number];
 
 export const backOfficeCalls = {

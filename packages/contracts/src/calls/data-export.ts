@@ -203,6 +203,27 @@ export const dataExportResults = {
         TakenFrom: z.array(z.object({ LotId: z.string(), Tokens: z.number().int() })),
       }),
     ),
+    /** The voice AI token mails chosen on the profile (ADR 0057); null: never chosen, the defaults. */
+    NotificationPreferences: z
+      .object({
+        ExpiryNotices: z.boolean(),
+        LowBalanceNotices: z.boolean(),
+        LowBalanceThreshold: z.number().int(),
+        UpdatedAt: when,
+      })
+      .nullable(),
+    /** The token notices due (ADR 0057): a lot's expiry (LotId) or a spend below the threshold. */
+    TokenNotices: z.array(
+      z.object({
+        Kind: z.string(),
+        LotId: z.string().nullable(),
+        Tokens: z.number().int(),
+        ExpiresAt: maybeWhen,
+        Threshold: z.number().int().nullable(),
+        Mailed: z.boolean(),
+        CreatedAt: when,
+      }),
+    ),
     Checkouts: z.array(
       z.object({
         Bundle: z.string(),

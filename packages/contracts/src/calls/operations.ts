@@ -38,6 +38,7 @@ import { type CallPath, callPathOf, type OtherPathCall, type PathCall } from './
 import { secondFactorCalls, secondFactorResults } from './second-factor';
 import { signInAlertCalls, signInAlertResults } from './sign-in-alerts';
 import { stepUpCalls, stepUpResults } from './step-up';
+import { tokenNoticeCalls, tokenNoticeResults } from './token-notices';
 import { voiceAiCalls, voiceAiResults } from './voice-ai';
 
 /**
@@ -136,6 +137,7 @@ export const callResults = {
   ...dataExportResults,
   ...signInAlertResults,
   ...activityResults,
+  ...tokenNoticeResults,
   ...appAccountResults,
   ...licenceResults,
   ...appLicenceResults,
@@ -229,6 +231,11 @@ const activityRouteInfo = {
     '"This wasn\'t me" on an entry: every session ends, a reset is mailed, e-mail changes and transfers freeze',
   ),
 } as const satisfies Record<keyof typeof activityResults, Omit<CallRoute, 'method' | 'path'>>;
+/** Voice AI token notices by mail (ADR 0057), on the profile. */
+const tokenNoticeRouteInfo = {
+  GetNotificationPreferences: account('Which voice AI token notices are mailed, and the low-balance threshold'),
+  SetNotificationPreferences: account('Turn the token expiry and low-balance mails on or off; set the threshold'),
+} as const satisfies Record<keyof typeof tokenNoticeResults, Omit<CallRoute, 'method' | 'path'>>;
 const accountPathInfo = {
   ...accountRouteInfo,
   ...secondFactorRouteInfo,
@@ -237,6 +244,7 @@ const accountPathInfo = {
   ...dataExportRouteInfo,
   ...signInAlertRouteInfo,
   ...activityRouteInfo,
+  ...tokenNoticeRouteInfo,
 };
 
 /** The operators' own calls (ADR 0044): signed in as an operator unless said otherwise. */
@@ -463,6 +471,7 @@ export const callBodies = {
   ...dataExportCalls,
   ...signInAlertCalls,
   ...activityCalls,
+  ...tokenNoticeCalls,
   ...appAccountCalls,
   ...licenceCalls,
   ...appLicenceCalls,

@@ -6,6 +6,7 @@ import type { passkeyResults } from './passkeys';
 import type { secondFactorResults } from './second-factor';
 import type { signInAlertResults } from './sign-in-alerts';
 import type { stepUpResults } from './step-up';
+import type { tokenNoticeResults } from './token-notices';
 
 /**
  * Where each call is answered, without its schemas (docs/api.md, Typed results): the SPA's
@@ -22,7 +23,8 @@ export type AccountPathCall =
   | keyof typeof stepUpResults
   | keyof typeof dataExportResults
   | keyof typeof signInAlertResults
-  | keyof typeof activityResults;
+  | keyof typeof activityResults
+  | keyof typeof tokenNoticeResults;
 
 /** The operators' own calls (ADR 0044), answered at `POST /api/admin/<Name>`. */
 export type OperatorPathCall = keyof typeof operatorResults;

@@ -31,6 +31,8 @@ export const dataExportText = {
     TokenLots: 'Tokens',
     TokenSpends: 'Token use',
     TokenWithdrawals: 'Tokens taken back',
+    NotificationPreferences: 'Token emails you chose',
+    TokenNotices: 'Token expiry and low balance notices',
     Checkouts: 'Token purchases',
     PaymentMismatches: 'Payments not as offered',
     StorefrontOrders: 'Store orders',

@@ -24,6 +24,8 @@ export const EXPORTED_TABLES = {
   token_spends: 'TokenSpends',
   token_spend_allocations: 'TokenSpends[].PaidFrom',
   token_withdrawals: "TokenWithdrawals (never the reference: finance's own, the audit trail's)",
+  notification_preferences: 'NotificationPreferences (the token mails chosen on the profile)',
+  token_notices: 'TokenNotices (each token expiry or low-balance notice due, mailed or not)',
   checkout_sessions: 'Checkouts (never the client secret hash)',
   payment_refunds: 'Checkouts[].Refund',
   payment_mismatches: 'PaymentMismatches',

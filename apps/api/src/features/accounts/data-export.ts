@@ -22,6 +22,7 @@ import { checkoutSessions, paymentMismatches, paymentRefunds } from '../../db/pa
 import { mailLog, seenDevices, sessions, socialAccounts, users } from '../../db/schema';
 import { passkeys, recoveryCodes, totpFactors } from '../../db/second-factor-schema';
 import { storefrontOrderKeys, storefrontOrderRefunds, storefrontOrders } from '../../db/storefront-schema';
+import { notificationPreferences, tokenNotices } from '../../db/token-notices-schema';
 import { tokenLots, tokenSpendAllocations, tokenSpends, tokenWithdrawals } from '../../db/voice-ai-schema';
 import type { Clock } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
@@ -180,6 +181,15 @@ export class DataExportService {
       .from(tokenSpendAllocations)
       .where(eq(tokenSpendAllocations.userId, userId))
       .orderBy(asc(tokenSpendAllocations.id));
+    const [preferences] = await tx
+      .select()
+      .from(notificationPreferences)
+      .where(eq(notificationPreferences.userId, userId));
+    const noticeRows = await tx
+      .select()
+      .from(tokenNotices)
+      .where(eq(tokenNotices.userId, userId))
+      .orderBy(asc(tokenNotices.createdAt));
     const checkoutRows = await tx
       .select({ checkout: checkoutSessions, refund: paymentRefunds })
       .from(checkoutSessions)
@@ -377,6 +387,23 @@ export class DataExportService {
         BalanceAfter: withdrawal.balanceAfter,
         WithdrawnAt: iso(withdrawal.withdrawnAt),
         TakenFrom: withdrawal.takenFrom.map((part) => ({ LotId: part.lotId, Tokens: part.tokens })),
+      })),
+      NotificationPreferences: preferences
+        ? {
+            ExpiryNotices: preferences.expiryNotices,
+            LowBalanceNotices: preferences.lowBalanceNotices,
+            LowBalanceThreshold: preferences.lowBalanceThreshold,
+            UpdatedAt: iso(preferences.updatedAt),
+          }
+        : null,
+      TokenNotices: noticeRows.map((notice) => ({
+        Kind: notice.kind,
+        LotId: notice.lotId,
+        Tokens: notice.tokens,
+        ExpiresAt: isoOrNull(notice.expiresAt),
+        Threshold: notice.threshold,
+        Mailed: notice.mailed,
+        CreatedAt: iso(notice.createdAt),
       })),
       Checkouts: checkoutRows.map(({ checkout, refund }) => ({
         Bundle: checkout.bundleTitle,

@@ -13,7 +13,7 @@ import {
   withdrawnLotType,
 } from '@soundid/contracts';
 import { and, asc, count, desc, eq, gt, inArray, type Placeholder, sql, sum } from 'drizzle-orm';
-import type { Database, Queryable } from '../../db/client';
+import type { Database, Queryable, Transaction } from '../../db/client';
 import { users } from '../../db/schema';
 import { tokenLots, tokenSpendAllocations, tokenSpends, tokenWithdrawals } from '../../db/voice-ai-schema';
 import { addDays, type Clock } from '../../lib/clock';
@@ -61,6 +61,18 @@ export interface FinanceWithdrawal {
 }
 
 /**
+ * Told of each spend inside its transaction (the low-balance notice: ADR 0057). `prepare` runs
+ * before the transaction (what onSpent needs made ready: the job queue).
+ */
+export interface SpendWatcher {
+  prepare(): Promise<void>;
+  onSpent(
+    tx: Transaction,
+    spend: { userId: string; spendId: string; balanceBefore: number; balanceAfter: number },
+  ): Promise<void>;
+}
+
+/**
  * The token ledger: lots credited by purchases, grants and trials, spent by the apps.
  * Every change is one transaction; a customer's spends are serialised on their user row,
  * so concurrent spends can never take the balance below zero.
@@ -69,6 +81,7 @@ export class TokenLedger {
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
+    private readonly watcher?: SpendWatcher,
   ) {}
 
   /** Credits a lot once per source; returns false when the source was already credited. */
@@ -196,6 +209,7 @@ export class TokenLedger {
   async spend(userId: string, seconds: number, requestId: string): Promise<ConsumeTokensResult> {
     const tokens = tokenCostForSeconds(seconds);
     const millis = Math.round(seconds * 1000);
+    await this.watcher?.prepare();
     return this.db.transaction(async (tx) => {
       const now = this.clock.now();
       const [owner] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('no key update');
@@ -231,6 +245,12 @@ export class TokenLedger {
           .insert(tokenSpendAllocations)
           .values({ spendId: spend.id, lotId: lot.id, userId, tokens: take, spentAt: now });
       }
+      await this.watcher?.onSpent(tx, {
+        userId,
+        spendId: spend.id,
+        balanceBefore: available,
+        balanceAfter: available - tokens,
+      });
       return { TokensSpent: tokens, TokenBalance: available - tokens };
     });
   }

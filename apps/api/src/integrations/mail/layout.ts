@@ -20,6 +20,8 @@ export interface MailContent {
   action?: { label: string; link: string };
   /** Paragraphs after the button (validity, "if this was not you"). */
   outro: string[];
+  /** A second, plain link after the outro (where to change which mails come: ADR 0057). */
+  settings?: { label: string; link: string };
 }
 
 const FONT = "-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif";
@@ -28,7 +30,7 @@ const paragraph = (text: string) =>
 
 /** Builds both bodies of a mail from one content description, in the SoundID house style. */
 export function renderMail(content: MailContent): OutgoingMail {
-  const { to, subject, recordedSubject, heading, intro, action, outro } = content;
+  const { to, subject, recordedSubject, heading, intro, action, outro, settings } = content;
   const signature = `The ${BRAND} team`;
 
   const text = [
@@ -37,6 +39,7 @@ export function renderMail(content: MailContent): OutgoingMail {
     ...intro.flatMap((p) => [p, '']),
     ...(action ? [`${action.label}:`, action.link, ''] : []),
     ...outro.flatMap((p) => [p, '']),
+    ...(settings ? [`${settings.label}: ${settings.link}`, ''] : []),
     '—',
     signature,
     '',
@@ -63,6 +66,7 @@ export function renderMail(content: MailContent): OutgoingMail {
 ${intro.map(paragraph).join('\n')}
 ${button}
 ${outro.map(paragraph).join('\n')}
+${settings ? `<p style="margin:0 0 16px;font-size:13px;line-height:1.5;color:#57606a;"><a href="${escapeHtml(settings.link)}" style="color:#0b5fff;">${escapeHtml(settings.label)}</a></p>` : ''}
 <p style="margin:24px 0 0;font-size:13px;color:#57606a;">${escapeHtml(signature)}</p>
 </td></tr>
 </table>
@@ -77,6 +81,6 @@ ${outro.map(paragraph).join('\n')}
     ...(recordedSubject ? { recordedSubject } : {}),
     text,
     html,
-    links: action ? [action.link] : [],
+    links: [...(action ? [action.link] : []), ...(settings ? [settings.link] : [])],
   };
 }

@@ -13,6 +13,7 @@ import { PasskeysPanel } from './passkeys-panel';
 import { PasswordEditor } from './password-editor';
 import { ProfileRow } from './profile-row';
 import { SessionsPanel } from './sessions-panel';
+import { TokenNoticesPanel } from './token-notices-panel';
 import { TwoStepPanel } from './two-step-panel';
 
 type Row = 'email' | 'address' | 'password';
@@ -74,6 +75,7 @@ export function ProfileScreen() {
       <TwoStepPanel />
       <PasskeysPanel />
       <SessionsPanel />
+      <TokenNoticesPanel />
       <ActivityPanel />
       <DataExportPanel />
       <DeleteAccountPanel />
