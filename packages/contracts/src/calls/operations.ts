@@ -94,6 +94,10 @@ export const devMailSchema = z.object({
   Text: z.string(),
   Html: z.string(),
   Links: z.array(z.string()),
+  /** The mail's files (a receipt, ADR 0058): each served at its Url, `/api/dev/mail/<id>/attachments/<n>`. */
+  Attachments: z.array(
+    z.object({ FileName: z.string(), ContentType: z.string(), SizeBytes: z.number(), Url: z.string() }),
+  ),
   CreatedAt: z.string(),
 });
 
@@ -380,6 +384,11 @@ export const otherOperations: Record<string, { name: string; auth: CallAuth; sum
     name: 'DownloadReleaseFile',
     auth: 'session',
     summary: "An installer's bytes, by a GetDownloadLink token of the signed-in customer (local storage)",
+  },
+  'GET /api/voiceai/receipts/:file': {
+    name: 'DownloadReceipt',
+    auth: 'session',
+    summary: "A card purchase's receipt (PDF, attachment), the signed-in customer's own: <invoiceTag>.pdf",
   },
   'GET /api/actions/trials/:product/starttrial': {
     name: 'StartTrialAction',

@@ -50,7 +50,10 @@ export const historyText = {
   usageTab: 'Usage history',
   loading: 'Loading history',
   empty: 'Nothing here yet.',
-  purchaseColumns: ['Amount', 'Type', 'Order date', 'Expiry date', 'Remaining'],
+  purchaseColumns: ['Amount', 'Type', 'Order date', 'Expiry date', 'Remaining', 'Receipt'],
+  /** The purchase row's receipt link (ADR 0058): a card purchase's PDF. */
+  receiptLink: 'Receipt',
+  receiptLinkLabel: (orderDate: string) => `Receipt of the purchase of ${orderDate} (PDF)`,
   usageColumns: ['Tokens spent', 'Token type', 'Date'],
 } as const;
 

@@ -3,8 +3,7 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { attachmentDisposition, DOWNLOAD_FILE_PATH } from '../../integrations/object-storage';
-import { Fault } from '../../lib/fault';
-import type { SessionCookie } from '../accounts/session-cookie';
+import { navigationTokenOf, type SessionCookie } from '../accounts/session-cookie';
 import type { SessionService } from '../accounts/sessions';
 import type { ReleaseService } from './service';
 
@@ -57,10 +56,7 @@ export const releaseRoutes: FastifyPluginAsyncZod<ReleaseRoutesOptions> = async 
       },
     },
     async (request, reply) => {
-      const header = request.headers.authtoken;
-      const token = (Array.isArray(header) ? header[0] : header) || sessionCookie.read(request);
-      if (!token) throw new Fault('SecurityAuthTokenNotPassed');
-      const session = await sessions.authenticate(token);
+      const session = await sessions.authenticate(navigationTokenOf(request, sessionCookie));
       const download = await releases.openDownload(request.query.token, session.userId);
       // A stream is sent as it is: the response schema only describes it (OpenAPI).
       return (reply as FastifyReply)

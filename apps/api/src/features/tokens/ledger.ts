@@ -67,6 +67,8 @@ export class TokenLedger {
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
+    /** Where the receipt of the purchase that credited a lot is (ADR 0058), by the lot's source; none: no link. */
+    private readonly receiptUrlOf: (sourceRef: string) => string | undefined = () => undefined,
   ) {}
 
   /** Credits a lot once per source; returns false when the source was already credited. */
@@ -256,6 +258,7 @@ export class TokenLedger {
           TokenBalance: lot.expiresAt > now ? lot.remaining : 0,
           ...(lot.refundedAt ? { RefundDate: lot.refundedAt.getTime() } : {}),
           ...(lot.refundedAt || withdrawn > 0 ? { TokensWithdrawn: withdrawn } : {}),
+          ...receiptOf(lot.cause === 'purchase' ? this.receiptUrlOf(lot.sourceRef) : undefined),
         };
       }),
       PageNumber: page,
@@ -322,6 +325,8 @@ export function holdingsOf(lots: LiveLot[], now: Date): TokenHoldings {
 export function spendableLotsOf(userId: string | Placeholder, now: Date | Placeholder) {
   return and(eq(tokenLots.userId, userId), gt(tokenLots.remaining, 0), gt(tokenLots.expiresAt, now));
 }
+
+const receiptOf = (url: string | undefined) => (url ? { ReceiptUrl: url } : {});
 
 /** A purchase history entry's Type: its cause, or that it was refunded; tokens taken back are told. */
 function lotType(cause: TokenLotCause, isRefunded: boolean, withdrawn: number): string {
