@@ -3,7 +3,8 @@ import { PDFParse } from 'pdf-parse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, signUpVerified } from '../../../test/accounts-flow';
 import { createTestApp, type TestApp } from '../../../test/kit/test-app';
-import { sandboxPurchase } from '../../../test/payment-webhooks';
+import { deliverSigned, sandboxCheckout, sandboxPurchase, stripeEvent } from '../../../test/payment-webhooks';
+import { deriveSandboxWebhookSecret, sandboxSessionIdOf } from '../../dev/stripe-sandbox/provider';
 import { PURCHASE_MAIL_JOB } from './purchase-mail';
 import { RECEIPT_TEXT, receiptDate } from './receipt-pdf';
 
@@ -18,9 +19,11 @@ const SELLER = {
   RECEIPT_SELLER_TAX_ID: 'LV00000000000',
 };
 
+const SESSION_SECRET = 'test-session-secret-0123456789abcdef0123456789';
+
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp(SELLER);
+  t = await createTestApp({ SESSION_SECRET, ...SELLER });
 });
 afterAll(() => t.close());
 
@@ -135,18 +138,25 @@ describe('only the buyer gets the receipt', () => {
     const other = await signUpVerified(t, 'receipt.other@example.com');
     const theirs = await receipt(invoiceTag, { authtoken: other });
     const unknown = await receipt('inv_doesnotexist', { authtoken: other });
-    const prepared = await t.call(
-      '/api/voiceai/PrepareTokenPurchaseCheckout',
-      { priceId: 'price_sandbox_tokens_1000' },
-      other,
+    const pending = await sandboxCheckout(t, other);
+    const unpaid = await receipt(pending.invoiceTag, { authtoken: other });
+    // An expired session has ended too, unpaid: no receipt either.
+    const lapsed = await sandboxCheckout(t, other);
+    const expiredEvent = stripeEvent(
+      'evt_receipt_expired',
+      'checkout.session.expired',
+      { id: sandboxSessionIdOf(lapsed.clientSecret), object: 'checkout.session', status: 'expired' },
+      t.clock.now(),
     );
-    const unpaid = await receipt(prepared.json().Result.InvoiceTag, { authtoken: other });
+    const delivered = await deliverSigned(t, expiredEvent, deriveSandboxWebhookSecret(SESSION_SECRET));
+    expect(delivered.json().Result.Outcome).toBe('recorded');
+    const expired = await receipt(lapsed.invoiceTag, { authtoken: other });
     const malformed = await t.app.inject({
       method: 'GET',
       url: '/api/voiceai/receipts/not-a-receipt.txt',
       headers: { authtoken: other },
     });
-    for (const res of [theirs, unknown, unpaid, malformed]) {
+    for (const res of [theirs, unknown, unpaid, expired, malformed]) {
       expect(res.statusCode).toBe(404);
       expect(faultOf(res)).toBe('PaymentNotFound');
       expect(res.body).toBe(theirs.body);
