@@ -26,7 +26,7 @@ describe('transaction history', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((th) => th.textContent),
-    ).toEqual(['Amount', 'Type', 'Order date', 'Expiry date', 'Remaining']);
+    ).toEqual(['Amount', 'Type', 'Order date', 'Expiry date', 'Remaining', 'Receipt']);
     expect(within(table).getByText('1,000')).toBeInTheDocument();
     expect(within(table).getByText(/^14\/11\/23 \d{1,2}:13 (am|pm)$/)).toBeInTheDocument();
 
@@ -40,6 +40,34 @@ describe('transaction history', () => {
     await user.click(within(pager).getByRole('button', { name: 'Page 2' }));
     expect(await within(screen.getByRole('table')).findByText('2,000')).toBeInTheDocument();
     expect(api.callsTo('GetPurchaseHistory').map((c) => c.body.page)).toEqual([1, 2]);
+  });
+
+  it("links a card purchase's receipt for download, and nothing for a grant (ADR 0058)", async () => {
+    const receiptUrl = 'http://localhost:3000/api/voiceai/receipts/inv_abc.pdf';
+    mockApi({
+      '/api/voiceai/GetPurchaseHistory': ok({
+        PageItems: [
+          { ...lot(1000), ReceiptUrl: receiptUrl },
+          { ...lot(50), Type: 'Granted' },
+          { ...lot(20), Type: 'Granted', ReceiptUrl: 'javascript:alert(1)' },
+        ],
+        PageNumber: 1,
+        PageCount: 1,
+      }),
+    });
+    renderApp('/products/transactions', { user: testUser });
+    const table = await screen.findByRole('table');
+    await within(table).findByText('1,000');
+    const links = within(table).getAllByRole('link');
+    expect(links).toHaveLength(1);
+    const [link] = links;
+    expect(link).toHaveTextContent('Receipt');
+    expect(link).toHaveAccessibleName(/^Receipt of the purchase of 14\/11\/23 \d{1,2}:13 (am|pm) \(PDF\)$/);
+    expect(link).toHaveAttribute('href', receiptUrl);
+    expect(link).toHaveAttribute('download');
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(within(rows[0] as HTMLElement).getByRole('link')).toBe(link);
+    expect(within(rows[1] as HTMLElement).queryByRole('link')).toBeNull();
   });
 
   it('switches to usage history with its own columns', async () => {

@@ -1,10 +1,11 @@
 import { formatHistoryDate } from '@soundid/contracts';
 import { historyText } from '@soundid/contracts/ui-text';
-import { type KeyboardEvent, useState } from 'react';
+import { type KeyboardEvent, type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
 import { Page } from '../../../components/page';
 import { Pager } from '../../../components/pager';
 import { type HistoryTab, useActionHistory, usePurchaseHistory } from '../api/get-history';
+import { ReceiptLink } from './receipt-link';
 import './transaction-history-screen.css';
 
 const TABS: { id: HistoryTab; name: string }[] = [
@@ -77,6 +78,7 @@ function PurchaseTable({ page, onPage }: { page: number; onPage: (page: number) 
         formatHistoryDate(item.OrderDate),
         formatHistoryDate(item.ExpiryDate),
         item.TokenBalance.toLocaleString('en-US'),
+        <ReceiptLink key="receipt" url={item.ReceiptUrl} orderDate={formatHistoryDate(item.OrderDate)} />,
       ])}
       isLoading={history.isFetching}
       page={page}
@@ -113,7 +115,7 @@ function HistoryTable({
   onPage,
 }: {
   columns: readonly string[];
-  rows: string[][] | undefined;
+  rows: ReactNode[][] | undefined;
   isLoading: boolean;
   page: number;
   pageCount: number | undefined;
