@@ -1,4 +1,4 @@
-import { callSchemas } from '@soundid/contracts';
+import { callSchemas, faultEnvelopeSchema } from '@soundid/contracts';
 import { desc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -49,6 +49,14 @@ export const devMailboxRoutes: FastifyPluginAsyncZod<{ db: Database }> = async (
     {
       schema: {
         params: z.object({ id: z.coerce.number().int().positive(), n: z.coerce.number().int().min(0).max(99) }),
+        response: {
+          200: {
+            description: 'The file, as an attachment under its name',
+            content: { 'application/octet-stream': { schema: z.string().meta({ format: 'binary' }) } },
+          },
+          '4xx': faultEnvelopeSchema,
+          '5xx': faultEnvelopeSchema,
+        },
       },
     },
     async (request, reply) => {

@@ -100,6 +100,7 @@ export const devMailSchema = z.object({
   ),
   CreatedAt: z.string(),
 });
+export type DevMail = z.infer<typeof devMailSchema>;
 
 export const operationResults = {
   Health: healthResultSchema,
@@ -389,6 +390,11 @@ export const otherOperations: Record<string, { name: string; auth: CallAuth; sum
     name: 'DownloadReceipt',
     auth: 'session',
     summary: "A card purchase's receipt (PDF, attachment), the signed-in customer's own: <invoiceTag>.pdf",
+  },
+  'GET /api/dev/mail/:id/attachments/:n': {
+    name: 'DevMailAttachment',
+    auth: 'none',
+    summary: "Development: a file of a mail in the dev outbox (DevMail's Attachments[].Url)",
   },
   'GET /api/actions/trials/:product/starttrial': {
     name: 'StartTrialAction',

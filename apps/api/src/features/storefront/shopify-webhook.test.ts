@@ -366,6 +366,7 @@ describe("the store's own receipt (ADR 0058)", () => {
     expect((await deliver(paid)).json().Result.Outcome).toBe('granted');
     expect((await orderRow(order.id))?.statusUrl).toBe(statusUrl);
     const [mail] = await t.mailsTo(email);
+    if (!mail) throw new Error('no licence mail');
     expect(mail.Subject).toBe('Your SoundID VoiceAI perpetual license');
     expect(mail.Text).toContain(`Your receipt and the status of order ${order.name} are in the store: ${statusUrl}`);
 

@@ -186,6 +186,7 @@ describe('the purchase mail carries the receipt', () => {
     const sent = await t.services.jobs.drain(PURCHASE_MAIL_JOB);
     expect(sent).toEqual([{ sent: true }]);
     const [mail] = await t.mailsTo(email);
+    if (!mail) throw new Error('no purchase mail');
     expect(mail.Subject).toBe('Your receipt for Starter (1,000 voice AI tokens)');
     expect(mail.Text).toContain(`invoice number ${invoiceTag}`);
     expect(mail.Attachments).toEqual([
@@ -196,10 +197,12 @@ describe('the purchase mail carries the receipt', () => {
         Url: expect.stringMatching(/^\/api\/dev\/mail\/\d+\/attachments\/0$/),
       },
     ]);
-    const file = await t.app.inject({ method: 'GET', url: mail.Attachments[0].Url });
+    const [attachment] = mail.Attachments;
+    if (!attachment) throw new Error('no attachment');
+    const file = await t.app.inject({ method: 'GET', url: attachment.Url });
     expect(file.statusCode).toBe(200);
     expect(file.headers['content-type']).toBe('application/pdf');
-    expect(file.rawPayload.length).toBe(mail.Attachments[0].SizeBytes);
+    expect(file.rawPayload.length).toBe(attachment.SizeBytes);
     expect(await textOf(file.rawPayload)).toContain(`${RECEIPT_TEXT.invoiceNumber}: ${invoiceTag}`);
     // Nothing more queued for it.
     expect(await t.services.jobs.drain(PURCHASE_MAIL_JOB)).toEqual([]);
