@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { PDFParse } from 'pdf-parse';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
+import { pdfText as textOf } from '../../api/test/pdf-text';
 import { createVerifiedAccount, type DevMail, signInByCookie } from './accounts';
 import { useBrowser } from './browser';
 
@@ -10,15 +10,6 @@ import { useBrowser } from './browser';
  * sandbox's test card, downloaded from the purchase history's Receipt link, read back as a PDF
  * that carries the invoice number; the purchase mail carries the same receipt.
  */
-async function textOf(pdf: Buffer): Promise<string> {
-  const parser = new PDFParse({ data: new Uint8Array(pdf) });
-  try {
-    return (await parser.getText()).text;
-  } finally {
-    await parser.destroy();
-  }
-}
-
 async function buyStarter(page: Page): Promise<string> {
   await page
     .getByRole('listitem')

@@ -1,5 +1,6 @@
-import { callSchemas, faultEnvelopeSchema } from '@soundid/contracts';
+import { callSchemas, fileReplies } from '@soundid/contracts';
 import { desc, eq } from 'drizzle-orm';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Database } from '../db/client';
@@ -49,14 +50,7 @@ export const devMailboxRoutes: FastifyPluginAsyncZod<{ db: Database }> = async (
     {
       schema: {
         params: z.object({ id: z.coerce.number().int().positive(), n: z.coerce.number().int().min(0).max(99) }),
-        response: {
-          200: {
-            description: 'The file, as an attachment under its name',
-            content: { 'application/octet-stream': { schema: z.string().meta({ format: 'binary' }) } },
-          },
-          '4xx': faultEnvelopeSchema,
-          '5xx': faultEnvelopeSchema,
-        },
+        response: fileReplies('application/octet-stream', 'The file, as an attachment under its name'),
       },
     },
     async (request, reply) => {
@@ -67,7 +61,7 @@ export const devMailboxRoutes: FastifyPluginAsyncZod<{ db: Database }> = async (
         .where(eq(mailOutbox.id, id));
       const file = mail?.attachments[n];
       if (!file) throw new Fault('NotFound');
-      return reply
+      return (reply as FastifyReply)
         .header('Content-Type', file.contentType)
         .header('Content-Disposition', attachmentDisposition(file.fileName))
         .send(Buffer.from(file.contentBase64, 'base64'));

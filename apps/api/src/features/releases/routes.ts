@@ -1,4 +1,4 @@
-import { callPathOf, callSchemas, faultEnvelopeSchema } from '@soundid/contracts';
+import { callPathOf, callSchemas, fileReplies } from '@soundid/contracts';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -45,14 +45,7 @@ export const releaseRoutes: FastifyPluginAsyncZod<ReleaseRoutesOptions> = async 
     {
       schema: {
         querystring: z.object({ token: z.string().max(1024) }),
-        response: {
-          200: {
-            description: 'The installer, as an attachment under its file name',
-            content: { 'application/octet-stream': { schema: z.string().meta({ format: 'binary' }) } },
-          },
-          '4xx': faultEnvelopeSchema,
-          '5xx': faultEnvelopeSchema,
-        },
+        response: fileReplies('application/octet-stream', 'The installer, as an attachment under its file name'),
       },
     },
     async (request, reply) => {

@@ -1,4 +1,4 @@
-import { faultEnvelopeSchema, RECEIPT_PATH } from '@soundid/contracts';
+import { fileReplies, RECEIPT_PATH } from '@soundid/contracts';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -32,14 +32,7 @@ export const receiptRoutes: FastifyPluginAsyncZod<ReceiptRoutesOptions> = async 
     {
       schema: {
         params: z.object({ file: z.string().max(120) }),
-        response: {
-          200: {
-            description: 'The receipt, a PDF, as an attachment',
-            content: { 'application/pdf': { schema: z.string().meta({ format: 'binary' }) } },
-          },
-          '4xx': faultEnvelopeSchema,
-          '5xx': faultEnvelopeSchema,
-        },
+        response: fileReplies('application/pdf', 'The receipt, a PDF, as an attachment'),
       },
     },
     async (request, reply) => {

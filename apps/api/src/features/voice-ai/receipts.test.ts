@@ -1,9 +1,9 @@
 import { receiptPathOf } from '@soundid/contracts';
-import { PDFParse } from 'pdf-parse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, signUpVerified } from '../../../test/accounts-flow';
 import { createTestApp, type TestApp } from '../../../test/kit/test-app';
 import { deliverSigned, sandboxCheckout, sandboxPurchase, stripeEvent } from '../../../test/payment-webhooks';
+import { pdfText as textOf } from '../../../test/pdf-text';
 import { deriveSandboxWebhookSecret, sandboxSessionIdOf } from '../../dev/stripe-sandbox/provider';
 import { PURCHASE_MAIL_JOB } from './purchase-mail';
 import { RECEIPT_TEXT, receiptDate } from './receipt-pdf';
@@ -29,15 +29,6 @@ afterAll(() => t.close());
 
 const receipt = (invoiceTag: string, headers: Record<string, string>) =>
   t.app.inject({ method: 'GET', url: receiptPathOf(invoiceTag), headers });
-
-async function textOf(pdf: Buffer): Promise<string> {
-  const parser = new PDFParse({ data: new Uint8Array(pdf) });
-  try {
-    return (await parser.getText()).text;
-  } finally {
-    await parser.destroy();
-  }
-}
 
 /** A customer with a billing address on the profile who bought the 1,000-token pack (9.99 USD). */
 async function buyer(email: string) {
