@@ -28,6 +28,7 @@ import { storefrontRoutes } from './features/storefront/routes';
 import { tokenNoticeRoutes } from './features/tokens/notice-routes';
 import { voiceAiAdminRoutes } from './features/voice-ai/admin-routes';
 import { checkoutRoutes } from './features/voice-ai/checkout-routes';
+import { receiptRoutes } from './features/voice-ai/receipt-routes';
 import { voiceAiRoutes } from './features/voice-ai/routes';
 import type { MailTransport } from './integrations/mail/types';
 import { type Clock, type Random, systemClock, systemRandom } from './lib/clock';
@@ -165,6 +166,7 @@ export async function composeApp(options: AppOptions): Promise<{ app: FastifyIns
   await app.register(voiceAiRoutes, { ledger, licenceList, cardCheckout });
   await app.register(voiceAiAdminRoutes, { db, random, ledger, checkout: services.checkout, guard, audit });
   await app.register(checkoutRoutes, { checkout: services.checkout, cardCheckout });
+  await app.register(receiptRoutes, { db, seller: config.seller, sessions, sessionCookie });
   await app.register(licenceRoutes, {
     db,
     clock,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freePort, startRefusedService } from '../test/kit';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, DEVELOPMENT_SELLER_NAME, loadConfig } from './config';
 import { estimatedSecretBits, secretWeakness } from './lib/secret-strength';
 
 const dataDir = () => mkdtempSync(path.join(tmpdir(), 'soundid-config-'));
@@ -81,6 +81,9 @@ const stripe = {
   STRIPE_SECRET_KEY: 'sk_live_51HxQfVK0123abcdefXYZ',
   STRIPE_PUBLISHABLE_KEY: 'pk_live_51HxQfVK0123abcdefXYZ',
   STRIPE_WEBHOOK_SECRET: 'whsec_oLt4PllKB6oJYW9wRX7gIQP2KSJzt1EE',
+  // A card payment's receipt names the seller (ADR 0058).
+  RECEIPT_SELLER_NAME: 'Sonarworks SIA',
+  RECEIPT_SELLER_ADDRESS: 'Street 1; Riga LV-1010; Latvia',
 };
 
 /** The message loadConfig refuses the environment with (fails the test when it is accepted). */
@@ -99,6 +102,23 @@ describe('production refuses unsafe configuration (ADR 0027)', () => {
     const config = loadConfig({ ...production, DATA_DIR: dataDir(), ...stripe });
     expect(config.isProduction).toBe(true);
     expect(config.stripe?.webhookSecret).toBe(stripe.STRIPE_WEBHOOK_SECRET);
+  });
+
+  it('with card checkout, asks for the seller its receipts name (ADR 0058); elsewhere a development seller stands in', () => {
+    const { RECEIPT_SELLER_NAME: _name, RECEIPT_SELLER_ADDRESS: _address, ...withoutSeller } = stripe;
+    const message = refusal({ ...production, ...withoutSeller });
+    expect(message).toMatch(/RECEIPT_SELLER_NAME: is required with STRIPE_\* in production/);
+    expect(message).toMatch(/RECEIPT_SELLER_ADDRESS: is required with STRIPE_\* in production/);
+    expect(loadConfig({ ...production, DATA_DIR: dataDir(), ...stripe }).seller).toEqual({
+      name: 'Sonarworks SIA',
+      address: ['Street 1', 'Riga LV-1010', 'Latvia'],
+      taxId: undefined,
+    });
+    expect(loadConfig({ DATA_DIR: dataDir(), ...withoutSeller }).seller).toEqual({
+      name: DEVELOPMENT_SELLER_NAME,
+      address: [],
+      taxId: undefined,
+    });
   });
 
   it('refuses an http PUBLIC_URL: no Secure cookie, no HSTS (ASVS 3.3.1, 3.4.1, 12.2.1)', () => {

@@ -227,6 +227,10 @@ const envSchema = z
           .optional(),
       )
       .transform((v) => (v ? Number(v) : RELEASE_MAX_BYTES_DEFAULT)),
+    /** The seller on card purchases' receipts (ADR 0058): name, address (lines split by `;`), VAT ID. */
+    RECEIPT_SELLER_NAME: optionalString.pipe(z.string().max(200).optional()),
+    RECEIPT_SELLER_ADDRESS: optionalString.pipe(z.string().max(500).optional()),
+    RECEIPT_SELLER_TAX_ID: optionalString.pipe(z.string().max(50).optional()),
   })
   .superRefine((env, ctx) => {
     // The storefront is all or nothing: a partial setup would sell licences it cannot grant.
@@ -268,6 +272,13 @@ const envSchema = z
     }
     for (const name of ['SESSION_SECRET', 'DATABASE_URL', 'PUBLIC_URL', 'ADMIN_TOKEN', 'SMTP_URL'] as const) {
       if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required in production' });
+    }
+    // A card payment's receipt names the seller and where it is (ADR 0058).
+    if (env.STRIPE_SECRET_KEY) {
+      for (const name of ['RECEIPT_SELLER_NAME', 'RECEIPT_SELLER_ADDRESS'] as const) {
+        if (!env[name])
+          ctx.addIssue({ code: 'custom', path: [name], message: 'is required with STRIPE_* in production' });
+      }
     }
     // Production refuses what a guess or a network observer would open (ADR 0027).
     if (env.PUBLIC_URL && URL.canParse(env.PUBLIC_URL) && new URL(env.PUBLIC_URL).protocol !== 'https:') {
@@ -358,6 +369,8 @@ export interface Config {
   objectStorage: ObjectStorageConfig;
   /** The largest installer an operator may upload, in bytes. */
   releaseMaxBytes: number;
+  /** Who sells, as card purchases' receipts name them (ADR 0058). */
+  seller: { name: string; address: string[]; taxId: string | undefined };
 }
 
 export type ObjectStorageConfig =
@@ -370,6 +383,9 @@ export type ObjectStorageConfig =
       forcePathStyle: boolean;
       credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
     };
+
+/** The seller outside production when RECEIPT_SELLER_NAME is unset. */
+export const DEVELOPMENT_SELLER_NAME = 'Sonarworks';
 
 export class ConfigError extends Error {}
 
@@ -435,6 +451,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
         }
       : { kind: 'local', dir: path.join(dataDir, 'objects') },
     releaseMaxBytes: env.RELEASE_MAX_BYTES,
+    seller: {
+      name: env.RECEIPT_SELLER_NAME ?? DEVELOPMENT_SELLER_NAME,
+      address: (env.RECEIPT_SELLER_ADDRESS ?? '')
+        .split(';')
+        .map((line) => line.trim())
+        .filter(Boolean),
+      taxId: env.RECEIPT_SELLER_TAX_ID,
+    },
     social: {
       ...(env.GOOGLE_CLIENT_ID && {
         google: {

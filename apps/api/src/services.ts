@@ -1,3 +1,4 @@
+import { receiptPathOf } from '@soundid/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import type { Database, DatabaseHandle } from './db/client';
@@ -36,7 +37,8 @@ import { StorefrontOrderService } from './features/storefront/order-fulfilment';
 import { TokenLedger } from './features/tokens/ledger';
 import { TOKEN_NOTICE_MAIL_JOB, TokenNotices, tokenNoticeJobs } from './features/tokens/notices';
 import { type CardCheckout, createCardCheckout } from './features/voice-ai/bundles';
-import { CheckoutService } from './features/voice-ai/checkout';
+import { CheckoutService, invoiceTagOfLot } from './features/voice-ai/checkout';
+import { PURCHASE_MAIL_JOB, purchaseMailJob } from './features/voice-ai/purchase-mail';
 import { JobQueue } from './integrations/job-queue';
 import { createSmtpTransport } from './integrations/mail/smtp-transport';
 import type { MailTransport } from './integrations/mail/types';
@@ -214,7 +216,14 @@ export function createServices(options: ServiceOptions): Services {
     },
   });
   jobs.define(...tokenNoticeJobs({ notices: tokenNotices, mailer, publicUrl: config.publicUrl }));
-  const ledger = new TokenLedger(db, clock, tokenNotices);
+  const ledger = new TokenLedger(db, clock, {
+    watcher: tokenNotices,
+    // A card purchase's lot links its receipt (ADR 0058).
+    receiptUrlOf: (sourceRef) => {
+      const invoiceTag = invoiceTagOfLot(sourceRef);
+      return invoiceTag && `${config.publicUrl}${receiptPathOf(invoiceTag)}`;
+    },
+  });
   const deeplinks = new Deeplinks(config.appLoginScheme);
   const licences = new LicenceService({ db, clock, random, deeplinks, ledger });
   const lostMachines = new LostMachines({ db, clock });
@@ -250,7 +259,20 @@ export function createServices(options: ServiceOptions): Services {
     config.stripe ? new StripeCheckoutProvider(config.stripe) : dev?.checkoutProvider,
     clock,
   );
-  const checkout = new CheckoutService({ db, clock, random, config, ledger, checkout: cardCheckout, log });
+  const checkout = new CheckoutService({
+    db,
+    clock,
+    random,
+    config,
+    ledger,
+    checkout: cardCheckout,
+    log,
+    prepare: () => jobs.ready(),
+    onPaid: async (tx, paid) => {
+      await jobs.enqueueIn(tx, PURCHASE_MAIL_JOB, paid);
+    },
+  });
+  jobs.define(purchaseMailJob({ db, seller: config.seller, mailer, publicUrl: config.publicUrl }));
 
   const store = config.shopify ? { source: 'shopify' as const, ...config.shopify } : dev?.storefront;
   const storefrontOrders =

@@ -37,6 +37,8 @@ export const storefrontOrderSummarySchema = z.object({
   Account: z.string().nullable(),
   IsTest: z.boolean(),
   CreatedAt: z.string(),
+  /** The store's own receipt and order status page (its order_status_url, ADR 0058); null: the store sent none. */
+  ReceiptUrl: z.string().nullable().optional(),
   /** Revoked: refunded, unowned and never registrable again. */
   Keys: z.array(z.object({ Key: z.string(), RegisteredTo: z.string().nullable(), Revoked: z.boolean() })),
 });

@@ -170,10 +170,18 @@ export const attemptCounters = pgTable(
   (t) => [uniqueIndex('attempt_counters_pk').on(t.scope, t.key)],
 );
 
+/** A file of a mail in the dev outbox. */
+export interface DevMailAttachment {
+  fileName: string;
+  contentType: string;
+  contentBase64: string;
+}
+
 /**
  * The dev outbox: every mail in full (bodies, links) when no SMTP server is configured, for the
  * dev mailbox. With SMTP nothing is written here; the record of each mail is `mail_log`.
  */
+
 export const mailOutbox = pgTable(
   'mail_outbox',
   {
@@ -191,6 +199,8 @@ export const mailOutbox = pgTable(
     text: text('text_body').notNull(),
     html: text('html_body').notNull(),
     links: jsonb('links').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    /** The files sent with the mail (a receipt, ADR 0058), as the dev mailbox serves them. */
+    attachments: jsonb('attachments').$type<DevMailAttachment[]>().notNull().default(sql`'[]'::jsonb`),
     createdAt: createdAt(),
     sentAt: ts('sent_at'),
   },

@@ -51,6 +51,8 @@ export const storefrontOrders = pgTable(
     isTest: boolean('is_test').notNull().default(false),
     currency: text('currency'),
     totalPrice: text('total_price'),
+    /** The store's own receipt and order status page (order_status_url, ADR 0058); null: none sent. */
+    statusUrl: text('status_url'),
     /** When the store created the order (its created_at). */
     orderedAt: ts('ordered_at'),
     receivedAt: ts('received_at').notNull(),

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
+import type { DevMail } from '@soundid/contracts';
 import { OPERATOR_API_TOKEN_MAX_DAYS, OPERATOR_ROLES, type OperatorRole } from '@soundid/contracts';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { type AppOptions, composeApp } from '../../src/app';
@@ -22,7 +23,7 @@ export interface TestApp {
   /** POST a call with JSON, optionally signed in with a token. */
   call(url: string, body?: unknown, token?: string, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
   /** The mails sent to an address, newest first (the dev outbox). */
-  mailsTo(address: string): Promise<{ Subject: string; Text: string; Html: string; Links: string[] }[]>;
+  mailsTo(address: string): Promise<DevMail[]>;
   /** The token at the end of the newest mail's first link to an address. */
   lastLinkToken(address: string): Promise<string>;
   /** Operators made as a person makes them (ADR 0044): bootstrap, invitation, sign-in, API token. */

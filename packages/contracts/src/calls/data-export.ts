@@ -269,6 +269,8 @@ export const dataExportResults = {
         FinancialStatus: z.string(),
         Currency: z.string().nullable(),
         TotalPrice: z.string().nullable(),
+        /** The store's receipt and order status page (ADR 0058). */
+        ReceiptUrl: z.string().nullable(),
         OrderedAt: maybeWhen,
         ReceivedAt: when,
         FulfilledAt: maybeWhen,

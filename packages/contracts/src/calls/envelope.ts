@@ -39,3 +39,12 @@ export type Replies<S extends z.ZodType, C extends number = 200> = { [K in C]: S
 export function replies<S extends z.ZodType, C extends number = 200>(success: S, status: C = 200 as C): Replies<S, C> {
   return { [status]: success, '4xx': faultEnvelopeSchema, '5xx': faultEnvelopeSchema } as Replies<S, C>;
 }
+
+/** A route's `schema.response` when it answers a file (an installer, a receipt): its bytes, or a Fault. */
+export function fileReplies(contentType: string, description: string) {
+  return {
+    200: { description, content: { [contentType]: { schema: z.string().meta({ format: 'binary' }) } } },
+    '4xx': faultEnvelopeSchema,
+    '5xx': faultEnvelopeSchema,
+  };
+}

@@ -96,8 +96,13 @@ export const devMailSchema = z.object({
   Text: z.string(),
   Html: z.string(),
   Links: z.array(z.string()),
+  /** The mail's files (a receipt, ADR 0058): each served at its Url, `/api/dev/mail/<id>/attachments/<n>`. */
+  Attachments: z.array(
+    z.object({ FileName: z.string(), ContentType: z.string(), SizeBytes: z.number(), Url: z.string() }),
+  ),
   CreatedAt: z.string(),
 });
+export type DevMail = z.infer<typeof devMailSchema>;
 
 export const operationResults = {
   Health: healthResultSchema,
@@ -400,6 +405,16 @@ export const otherOperations: Record<string, { name: string; auth: CallAuth; sum
     name: 'DownloadReleaseFile',
     auth: 'session',
     summary: "An installer's bytes, by a GetDownloadLink token of the signed-in customer (local storage)",
+  },
+  'GET /api/voiceai/receipts/:file': {
+    name: 'DownloadReceipt',
+    auth: 'session',
+    summary: "A card purchase's receipt (PDF, attachment), the signed-in customer's own: <invoiceTag>.pdf",
+  },
+  'GET /api/dev/mail/:id/attachments/:n': {
+    name: 'DevMailAttachment',
+    auth: 'none',
+    summary: "Development: a file of a mail in the dev outbox (DevMail's Attachments[].Url)",
   },
   'GET /api/actions/trials/:product/starttrial': {
     name: 'StartTrialAction',

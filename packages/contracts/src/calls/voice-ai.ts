@@ -4,6 +4,17 @@ import { tokenBundleSchema } from './checkout';
 import { callBody, emptyBody } from './common';
 import { actionButtonSchema, expiringTokensSchema } from './licences';
 
+/**
+ * Where a card purchase's receipt is served (ADR 0058): `GET RECEIPT_PATH<invoiceTag>.pdf`, the
+ * signed-in buyer only.
+ */
+export const RECEIPT_PATH = '/api/voiceai/receipts/';
+
+/** The receipt of a card purchase, by its invoice tag (the invoice number). */
+export function receiptPathOf(invoiceTag: string): string {
+  return `${RECEIPT_PATH}${encodeURIComponent(invoiceTag)}.pdf`;
+}
+
 /** The largest single processing request an app may bill (one hour of audio). */
 export const MAX_SECONDS_PER_REQUEST = 3600;
 
@@ -47,6 +58,11 @@ export const purchaseHistoryEntrySchema = z.object({
   IsExpired: z.boolean(),
   /** Tokens the lot still held when it expired; present once it has expired. */
   TokensExpired: z.number().optional(),
+  /**
+   * Where the purchase's receipt is (ADR 0058): for a card purchase, this service's PDF
+   * (RECEIPT_PATH, signed in as the buyer); absent for grants and trials.
+   */
+  ReceiptUrl: z.string().optional(),
 });
 export type PurchaseHistoryEntry = z.infer<typeof purchaseHistoryEntrySchema>;
 

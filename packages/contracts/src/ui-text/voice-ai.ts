@@ -52,9 +52,12 @@ export const historyText = {
   loading: 'Loading history',
   empty: 'Nothing here yet.',
   purchaseColumns: ['Amount', 'Type', 'Order date', 'Expiry date', 'Remaining'],
+  /** The purchase row's receipt link (ADR 0058): a card purchase's PDF. */
+  receiptLink: 'Receipt',
+  receiptLinkLabel: (orderDate: string) => `Receipt of the purchase of ${orderDate} (PDF)`,
   usageColumns: ['Tokens spent', 'Token type', 'Date'],
-  /** After the spec's columns (ADR 0056): what processing spent of each lot. */
-  purchaseMoreColumns: ['Spent'],
+  /** After the spec's columns (ADR 0056, 0058): what processing spent of each lot, and its receipt. */
+  purchaseMoreColumns: ['Spent', 'Receipt'],
   /** After the spec's columns (ADR 0056): the job's processing time and the lots that paid it. */
   usageMoreColumns: ['Processing time', 'Paid from'],
   expired: 'Expired',

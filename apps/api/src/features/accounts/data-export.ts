@@ -445,6 +445,7 @@ export class DataExportService {
         FinancialStatus: order.financialStatus,
         Currency: order.currency,
         TotalPrice: order.totalPrice,
+        ReceiptUrl: order.statusUrl,
         OrderedAt: isoOrNull(order.orderedAt),
         ReceivedAt: iso(order.receivedAt),
         FulfilledAt: isoOrNull(order.fulfilledAt),

@@ -86,6 +86,19 @@ export function sessionTokenOf(
   return { token: cookieToken, via: 'cookie' };
 }
 
+/**
+ * The session of a GET that the browser follows as a navigation (a download link), which cannot
+ * carry the Software header: the AuthToken header, or the cookie alone. Only for reads that
+ * change nothing and answer an attachment to the signed-in customer only: a forged cross-site
+ * link gains nothing (ASVS 3.5.1 guards state changes).
+ */
+export function navigationTokenOf(request: FastifyRequest, cookie: SessionCookie): string {
+  const header = request.headers.authtoken;
+  const token = (Array.isArray(header) ? header[0] : header) || cookie.read(request);
+  if (!token) throw new Fault('SecurityAuthTokenNotPassed');
+  return token;
+}
+
 export async function authenticateRequest(
   request: FastifyRequest,
   cookie: SessionCookie,

@@ -82,6 +82,11 @@ export function createMailer(options: {
         text: mail.text,
         html: mail.html,
         links: mail.links,
+        attachments: (mail.attachments ?? []).map((file) => ({
+          fileName: file.fileName,
+          contentType: file.contentType,
+          contentBase64: file.content.toString('base64'),
+        })),
         createdAt,
       });
       await mailLog.record({

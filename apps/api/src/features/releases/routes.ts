@@ -1,10 +1,9 @@
-import { callPathOf, callSchemas, faultEnvelopeSchema } from '@soundid/contracts';
+import { callPathOf, callSchemas, fileReplies } from '@soundid/contracts';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { attachmentDisposition, DOWNLOAD_FILE_PATH } from '../../integrations/object-storage';
-import { Fault } from '../../lib/fault';
-import type { SessionCookie } from '../accounts/session-cookie';
+import { navigationTokenOf, type SessionCookie } from '../accounts/session-cookie';
 import type { SessionService } from '../accounts/sessions';
 import type { ReleaseService } from './service';
 
@@ -46,21 +45,11 @@ export const releaseRoutes: FastifyPluginAsyncZod<ReleaseRoutesOptions> = async 
     {
       schema: {
         querystring: z.object({ token: z.string().max(1024) }),
-        response: {
-          200: {
-            description: 'The installer, as an attachment under its file name',
-            content: { 'application/octet-stream': { schema: z.string().meta({ format: 'binary' }) } },
-          },
-          '4xx': faultEnvelopeSchema,
-          '5xx': faultEnvelopeSchema,
-        },
+        response: fileReplies('application/octet-stream', 'The installer, as an attachment under its file name'),
       },
     },
     async (request, reply) => {
-      const header = request.headers.authtoken;
-      const token = (Array.isArray(header) ? header[0] : header) || sessionCookie.read(request);
-      if (!token) throw new Fault('SecurityAuthTokenNotPassed');
-      const session = await sessions.authenticate(token);
+      const session = await sessions.authenticate(navigationTokenOf(request, sessionCookie));
       const download = await releases.openDownload(request.query.token, session.userId);
       // A stream is sent as it is: the response schema only describes it (OpenAPI).
       return (reply as FastifyReply)

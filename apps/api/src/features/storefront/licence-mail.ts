@@ -14,10 +14,19 @@ export interface LicenceMailInput {
    * the key itself is the proof of purchase, registered by its holder to any account.
    */
   isInAccount: boolean;
+  /** The store's own receipt and order status page (ADR 0058): the store is the seller of the order. */
+  statusUrl?: string | null;
 }
 
 /** The mail of a fulfilled storefront order: where the licence is, and its keys. */
-export function licenceMail({ to, orderName, keys, publicUrl, isInAccount }: LicenceMailInput): OutgoingMail {
+export function licenceMail({
+  to,
+  orderName,
+  keys,
+  publicUrl,
+  isInAccount,
+  statusUrl,
+}: LicenceMailInput): OutgoingMail {
   const plural = keys.length > 1;
   const keyLines = keys.map((key, i) => `License key${plural ? ` ${i + 1}` : ''}: ${formatLicenseKey(key)}`);
   return renderMail({
@@ -41,6 +50,7 @@ export function licenceMail({ to, orderName, keys, publicUrl, isInAccount }: Lic
       isInAccount
         ? 'Open SoundID VoiceAI, sign in with this account and activate it on your computer.'
         : 'Keep this email: the license key is your proof of purchase.',
+      ...(statusUrl ? [`Your receipt and the status of order ${orderName} are in the store: ${statusUrl}`] : []),
     ],
   });
 }

@@ -16,6 +16,7 @@ import {
   numericIdOfGid,
   ORDER_CANCELLED_TOPIC,
   orderEmail,
+  orderStatusUrlOf,
   parseShopifyOrder,
   parseShopifyRefund,
   quantityOfProducts,
@@ -64,7 +65,8 @@ interface Effect {
   reason?: string;
   /** Keys issued by this delivery: the order mail goes out once the transaction has committed. */
   /** `userId`: the account the keys went to, or null when the address has no verified account. */
-  issued?: { email: string; orderName: string; keys: string[]; userId: string | null };
+  /** `statusUrl`: the store's receipt and order status page, when it sent one (ADR 0058). */
+  issued?: { email: string; orderName: string; keys: string[]; userId: string | null; statusUrl: string | null };
 }
 
 /** Webhook ids are UUIDs; anything much longer is not Shopify's. */
@@ -157,6 +159,7 @@ export class StorefrontOrderService {
 
     const email = orderEmail(order) ?? null;
     const financialStatus = (order.financial_status ?? 'unknown').slice(0, 50);
+    const statusUrl = orderStatusUrlOf(order);
     await lockOrder(tx, orderId);
     await tx
       .insert(storefrontOrders)
@@ -171,6 +174,7 @@ export class StorefrontOrderService {
         isTest: order.test === true,
         currency: order.currency?.slice(0, 10) ?? null,
         totalPrice: order.total_price?.slice(0, 30) ?? null,
+        statusUrl,
         orderedAt: parseDate(order.created_at),
         receivedAt,
       })
@@ -178,6 +182,10 @@ export class StorefrontOrderService {
     // Every delivery about this order waits here for the one before it: the grant happens once.
     const [row] = await tx.select().from(storefrontOrders).where(eq(storefrontOrders.orderId, orderId)).for('update');
     if (!row) throw new Error(`order ${orderId} vanished`);
+    // A later delivery may be the first to carry the store's page of the order.
+    if (statusUrl && row.statusUrl !== statusUrl) {
+      await tx.update(storefrontOrders).set({ statusUrl }).where(eq(storefrontOrders.orderId, orderId));
+    }
     if (row.status !== 'pending') return { outcome: 'ignored', orderId, reason: 'already_fulfilled' };
     if (!isPaid(order)) {
       await tx.update(storefrontOrders).set({ financialStatus, quantity }).where(eq(storefrontOrders.orderId, orderId));
@@ -221,7 +229,15 @@ export class StorefrontOrderService {
       orderId,
       ...(account ? {} : { reason: 'no_verified_account' }),
       ...(email
-        ? { issued: { email, orderName: row.name, keys: keys.map((k) => k.key), userId: account?.id ?? null } }
+        ? {
+            issued: {
+              email,
+              orderName: row.name,
+              keys: keys.map((k) => k.key),
+              userId: account?.id ?? null,
+              statusUrl: statusUrl ?? row.statusUrl,
+            },
+          }
         : {}),
     };
   }
@@ -331,10 +347,10 @@ export class StorefrontOrderService {
   }
 
   private async mailKeys(issued: NonNullable<Effect['issued']>): Promise<void> {
-    const { email: to, orderName, keys, userId } = issued;
+    const { email: to, orderName, keys, userId, statusUrl } = issued;
     try {
       await this.deps.mailer.send(
-        licenceMail({ to, orderName, keys, publicUrl: this.deps.publicUrl, isInAccount: userId !== null }),
+        licenceMail({ to, orderName, keys, publicUrl: this.deps.publicUrl, isInAccount: userId !== null, statusUrl }),
         userId ? { userId } : undefined,
       );
     } catch (error) {

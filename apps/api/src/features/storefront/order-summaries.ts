@@ -57,6 +57,7 @@ export async function storefrontOrderSummaries(
     Account: account,
     IsTest: order.isTest,
     CreatedAt: (order.orderedAt ?? order.receivedAt).toISOString(),
+    ReceiptUrl: order.statusUrl,
     Keys: keys
       .filter((k) => k.orderId === order.orderId)
       .map((k) => ({ Key: formatLicenseKey(k.key), RegisteredTo: k.owner, Revoked: k.revokedAt !== null })),

@@ -352,3 +352,36 @@ describe('operator view (npm run admin -- orders)', () => {
     expect(faultOf(res)).toBe('AdminTokenInvalid');
   });
 });
+
+describe("the store's own receipt (ADR 0058)", () => {
+  it("keeps the order's https order_status_url: the licence mail and the operators' view link it; any other is dropped", async () => {
+    const email = 'store-receipt@example.com';
+    await customer(email);
+    const statusUrl = 'https://soundid-test.myshopify.com/73418/orders/abc123/authenticate?key=k1';
+    // The first delivery (unpaid) carries none; the paid one does.
+    const order = shopifyOrder({ email, financialStatus: 'pending' });
+    expect((await deliver(order)).json().Result.Outcome).toBe('recorded');
+    expect((await orderRow(order.id))?.statusUrl).toBeNull();
+    const paid = { ...order, financial_status: 'paid', order_status_url: statusUrl };
+    expect((await deliver(paid)).json().Result.Outcome).toBe('granted');
+    expect((await orderRow(order.id))?.statusUrl).toBe(statusUrl);
+    const [mail] = await t.mailsTo(email);
+    if (!mail) throw new Error('no licence mail');
+    expect(mail.Subject).toBe('Your SoundID VoiceAI perpetual license');
+    expect(mail.Text).toContain(`Your receipt and the status of order ${order.name} are in the store: ${statusUrl}`);
+
+    const listed = await t.app.inject({
+      method: 'GET',
+      url: `/api/admin/storefront-orders?email=${encodeURIComponent(email)}`,
+      headers: { authorization: `Bearer ${await t.operatorToken(['support'])}` },
+    });
+    expect(listed.json().Result[0]).toMatchObject({ OrderId: String(order.id), ReceiptUrl: statusUrl });
+
+    // Not https, or not a URL: nothing kept, nothing linked.
+    for (const bad of ['http://soundid-test.myshopify.com/orders/1', 'javascript:alert(1)', 'not a url']) {
+      const other = shopifyOrder({ email: 'store-receipt-bad@example.com' });
+      await deliver({ ...other, order_status_url: bad });
+      expect((await orderRow(other.id))?.statusUrl, bad).toBeNull();
+    }
+  });
+});

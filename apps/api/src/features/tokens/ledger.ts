@@ -81,7 +81,12 @@ export class TokenLedger {
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
-    private readonly watcher?: SpendWatcher,
+    private readonly options: {
+      /** Told of each spend in its transaction: the low-balance notice (ADR 0057). */
+      watcher?: SpendWatcher;
+      /** Where the receipt of the purchase that credited a lot is (ADR 0058), by the lot's source; none: no link. */
+      receiptUrlOf?: (sourceRef: string) => string | undefined;
+    } = {},
   ) {}
 
   /** Credits a lot once per source; returns false when the source was already credited. */
@@ -209,7 +214,7 @@ export class TokenLedger {
   async spend(userId: string, seconds: number, requestId: string): Promise<ConsumeTokensResult> {
     const tokens = tokenCostForSeconds(seconds);
     const millis = Math.round(seconds * 1000);
-    await this.watcher?.prepare();
+    await this.options.watcher?.prepare();
     return this.db.transaction(async (tx) => {
       const now = this.clock.now();
       const [owner] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('no key update');
@@ -245,7 +250,7 @@ export class TokenLedger {
           .insert(tokenSpendAllocations)
           .values({ spendId: spend.id, lotId: lot.id, userId, tokens: take, spentAt: now });
       }
-      await this.watcher?.onSpent(tx, {
+      await this.options.watcher?.onSpent(tx, {
         userId,
         spendId: spend.id,
         balanceBefore: available,
@@ -286,6 +291,7 @@ export class TokenLedger {
           TokensSpent: lot.amount - lot.remaining - withdrawn,
           IsExpired: isExpired,
           ...(isExpired ? { TokensExpired: lot.remaining } : {}),
+          ...receiptOf(lot.cause === 'purchase' ? this.options.receiptUrlOf?.(lot.sourceRef) : undefined),
         };
       }),
       PageNumber: page,
@@ -388,6 +394,8 @@ export function holdingsOf(lots: LiveLot[], now: Date): TokenHoldings {
 export function spendableLotsOf(userId: string | Placeholder, now: Date | Placeholder) {
   return and(eq(tokenLots.userId, userId), gt(tokenLots.remaining, 0), gt(tokenLots.expiresAt, now));
 }
+
+const receiptOf = (url: string | undefined) => (url ? { ReceiptUrl: url } : {});
 
 /** A purchase history entry's Type: its cause, or that it was refunded; tokens taken back are told. */
 function lotType(cause: TokenLotCause, isRefunded: boolean, withdrawn: number): string {

@@ -77,6 +77,13 @@ export interface CheckoutServiceDeps {
   ledger: TokenLedger;
   checkout: CardCheckout | undefined;
   log: FastifyBaseLogger;
+  /** Before a webhook's transaction: makes ready what onPaid needs (the job queue started). */
+  prepare?(): Promise<void>;
+  /**
+   * Called in the transaction that credits a payment: queues the purchase mail with its receipt
+   * (ADR 0058), so that it goes if and only if the payment was credited.
+   */
+  onPaid?(tx: Transaction, paid: { invoiceTag: string; userId: string }): Promise<void>;
 }
 
 /**
@@ -156,6 +163,7 @@ export class CheckoutService {
     const { provider } = this.checkout;
     const receivedAt = this.deps.clock.now();
     const event = provider.verifyWebhook(rawBody, signatureHeader, receivedAt);
+    await this.deps.prepare?.();
     try {
       return await this.deps.db.transaction(async (tx) => {
         // Claims the event id; a concurrent delivery of the same event waits here on the key
@@ -304,6 +312,7 @@ export class CheckoutService {
     const [refund] = paidWith
       ? await tx.select().from(paymentRefunds).where(eq(paymentRefunds.paymentIntentId, paidWith)).for('update')
       : [];
+    if (credited) await this.deps.onPaid?.(tx, { invoiceTag: row.invoiceTag, userId: row.userId });
     if (refund) {
       const applied = await this.applyRefund(tx, { ...row, status: 'succeeded' }, refund);
       return { ...applied, outcome: credited ? 'credited' : applied.outcome };
@@ -626,9 +635,16 @@ function purchaseAnalytics(row: CheckoutSessionRow): PurchaseAnalytics {
   };
 }
 
+const LOT_SOURCE_PREFIX = 'checkout:';
+
 /** The lot a checkout credits (one per payment, whatever the events). */
 function lotSourceOf(row: CheckoutSessionRow): string {
-  return `checkout:${row.invoiceTag}`;
+  return `${LOT_SOURCE_PREFIX}${row.invoiceTag}`;
+}
+
+/** The invoice tag of the checkout that credited a lot, by the lot's source; none for grants and trials. */
+export function invoiceTagOfLot(sourceRef: string): string | undefined {
+  return sourceRef.startsWith(LOT_SOURCE_PREFIX) ? sourceRef.slice(LOT_SOURCE_PREFIX.length) : undefined;
 }
 
 /**

@@ -68,6 +68,30 @@ it('delivers subject, text and html from the configured sender', async () => {
   expect(raw).toContain('<p>HTML body <a href="https://soundid.test/verify-email?token=abc">Verify</a></p>');
 });
 
+it("sends a mail's files as attachments (a receipt, ADR 0058), byte for byte", async () => {
+  const pdf = Buffer.concat([Buffer.from('%PDF-1.3\n'), Buffer.from([0, 1, 2, 250, 255]), Buffer.alloc(3000, 7)]);
+  const transport = createSmtpTransport(`smtp://127.0.0.1:${port}`, 'no-reply@soundid.test');
+  const before = received.length;
+  try {
+    await transport.send({
+      to: 'receipt@example.com',
+      subject: 'Your receipt',
+      text: 'Attached.',
+      html: '<p>Attached.</p>',
+      links: [],
+      attachments: [{ fileName: 'receipt-inv_abc.pdf', contentType: 'application/pdf', content: pdf }],
+    });
+  } finally {
+    transport.close();
+  }
+  const raw = (received[before]?.raw ?? '').replace(/\r\n/g, '\n');
+  expect(raw).toMatch(/^Content-Type: application\/pdf; name=receipt-inv_abc\.pdf$/m);
+  expect(raw).toMatch(/^Content-Disposition: attachment; filename=receipt-inv_abc\.pdf$/m);
+  const part = raw.split(/\n--/).find((section) => section.includes('Content-Type: application/pdf')) ?? '';
+  const body = part.slice(part.indexOf('\n\n') + 2).replace(/\s+/g, '');
+  expect(Buffer.from(body, 'base64').equals(pdf)).toBe(true);
+});
+
 /** Enough of RFC 2045 quoted-printable for the test: soft line breaks and =XX escapes. */
 function decodeQuotedPrintable(text: string): string {
   return text

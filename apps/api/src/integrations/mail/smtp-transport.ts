@@ -45,6 +45,13 @@ export function createSmtpTransport(smtpUrl: string, from: string): MailTranspor
         subject: mail.subject,
         text: mail.text,
         html: mail.html,
+        ...(mail.attachments?.length && {
+          attachments: mail.attachments.map((file) => ({
+            filename: file.fileName,
+            contentType: file.contentType,
+            content: file.content,
+          })),
+        }),
       });
     },
     close() {

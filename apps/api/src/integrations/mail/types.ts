@@ -12,6 +12,16 @@ export interface OutgoingMail {
   html: string;
   /** The action links inside the mail, for the dev outbox and the console. */
   links: string[];
+  /** Files sent with the mail (a purchase's receipt, ADR 0058), made when the mail is sent. */
+  attachments?: MailAttachment[];
+}
+
+/** A file attached to a mail. */
+export interface MailAttachment {
+  /** The name the recipient sees; plain ASCII (letters, digits, `._-`). */
+  fileName: string;
+  contentType: string;
+  content: Buffer;
 }
 
 /** An address as nodemailer takes it without parsing: display name and mailbox apart. */

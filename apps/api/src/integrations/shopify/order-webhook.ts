@@ -30,6 +30,8 @@ const orderSchema = z.looseObject({
   currency: optionalText,
   total_price: optionalText,
   created_at: optionalText,
+  /** The store's page of the order, its receipt for the buyer (ADR 0058); kept only when it is an https URL. */
+  order_status_url: optionalText,
   line_items: z.array(lineItemSchema).max(1000),
 });
 
@@ -45,6 +47,13 @@ export function parseShopifyOrder(rawBody: Buffer): ShopifyOrder | undefined {
   }
   const parsed = orderSchema.safeParse(json);
   return parsed.success ? parsed.data : undefined;
+}
+
+/** The order's status page (the store's receipt) when the payload gives an https URL of sane length. */
+export function orderStatusUrlOf(order: ShopifyOrder): string | null {
+  const url = order.order_status_url?.trim();
+  if (!url || url.length > 2000 || !URL.canParse(url)) return null;
+  return new URL(url).protocol === 'https:' ? url : null;
 }
 
 /** The order webhook topics whose payload is an order (X-Shopify-Topic). */

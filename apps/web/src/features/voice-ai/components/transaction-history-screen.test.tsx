@@ -28,7 +28,7 @@ describe('transaction history', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((th) => th.textContent),
-    ).toEqual(['Amount', 'Type', 'Order date', 'Expiry date', 'Remaining', 'Spent']);
+    ).toEqual(['Amount', 'Type', 'Order date', 'Expiry date', 'Remaining', 'Spent', 'Receipt']);
     expect(within(table).getByText('1,000')).toBeInTheDocument();
     expect(within(table).getByText(/^14\/11\/23 \d{1,2}:13 (am|pm)$/)).toBeInTheDocument();
 
@@ -58,6 +58,34 @@ describe('transaction history', () => {
     expect(within(row as HTMLElement).getByText('Expired')).toBeInTheDocument();
     expect(row).toHaveTextContent('(300 unused)');
     expect(within(row as HTMLElement).getByText('700')).toBeInTheDocument();
+  });
+
+  it("links a card purchase's receipt for download, and nothing for a grant (ADR 0058)", async () => {
+    const receiptUrl = 'http://localhost:3000/api/voiceai/receipts/inv_abc.pdf';
+    mockApi({
+      '/api/voiceai/GetPurchaseHistory': ok({
+        PageItems: [
+          { ...lot(1000), ReceiptUrl: receiptUrl },
+          { ...lot(50), Type: 'Granted' },
+          { ...lot(20), Type: 'Granted', ReceiptUrl: 'javascript:alert(1)' },
+        ],
+        PageNumber: 1,
+        PageCount: 1,
+      }),
+    });
+    renderApp('/products/transactions', { user: testUser });
+    const table = await screen.findByRole('table');
+    await within(table).findByText('1,000');
+    const links = within(table).getAllByRole('link');
+    expect(links).toHaveLength(1);
+    const [link] = links;
+    expect(link).toHaveTextContent('Receipt');
+    expect(link).toHaveAccessibleName(/^Receipt of the purchase of 14\/11\/23 \d{1,2}:13 (am|pm) \(PDF\)$/);
+    expect(link).toHaveAttribute('href', receiptUrl);
+    expect(link).toHaveAttribute('download');
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(within(rows[0] as HTMLElement).getByRole('link')).toBe(link);
+    expect(within(rows[1] as HTMLElement).queryByRole('link')).toBeNull();
   });
 
   it('switches to usage history: one row per job, its spec columns first, opening to the lots that paid it (ADR 0056)', async () => {

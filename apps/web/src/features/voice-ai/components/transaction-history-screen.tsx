@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { Page } from '../../../components/page';
 import { Pager } from '../../../components/pager';
 import { type HistoryTab, useActionHistory, usePurchaseHistory } from '../api/get-history';
+import { ReceiptLink } from './receipt-link';
 import './transaction-history-screen.css';
 
 const TABS: { id: HistoryTab; name: string }[] = [
@@ -86,6 +87,7 @@ function PurchaseTable({ page, onPage }: { page: number; onPage: (page: number) 
           ),
           item.TokenBalance.toLocaleString('en-US'),
           item.TokensSpent.toLocaleString('en-US'),
+          <ReceiptLink key="receipt" url={item.ReceiptUrl} orderDate={formatHistoryDate(item.OrderDate)} />,
         ],
       }))}
       isLoading={history.isFetching}
