@@ -102,5 +102,22 @@ describe('passing a licence on', () => {
       .getByRole('button', { name: 'Pass this license on' })
       .waitFor();
     expect(await offers.count()).toBe(0);
+
+    // Both timelines tell it (ADR 0055): the owner passed it on, the newcomer received it.
+    await page.goto('/profile');
+    await appStarted(page);
+    await page
+      .getByRole('region', { name: 'My activity' })
+      .getByText('SoundID Reference for Speakers & Headphones license received from another account', { exact: true })
+      .waitFor();
+    const owners = await browser.newPage();
+    await logIn(owners, owner.email, owner.password);
+    await owners.waitForURL('**/products');
+    await owners.goto('/profile');
+    await appStarted(owners);
+    await owners
+      .getByRole('region', { name: 'My activity' })
+      .getByText('SoundID Reference for Speakers & Headphones license passed on to another account', { exact: true })
+      .waitFor();
   });
 });

@@ -176,6 +176,17 @@ describe('Licenses & Devices', () => {
       (e: { stdout: string; stderr: string }) => `${e.stdout}${e.stderr}`,
     );
     expect(refused).toContain('This computer was reported lost or stolen');
+
+    // My activity on the profile tells it, beside the activation (ADR 0055).
+    await page.goto('/profile');
+    await appStarted(page);
+    const activity = page.getByRole('region', { name: 'My activity' });
+    await activity
+      .getByText('Tour laptop reported lost or stolen (SoundID Reference for Speakers & Headphones)', { exact: true })
+      .waitFor();
+    await activity
+      .getByText('SoundID Reference for Speakers & Headphones activated on Tour laptop', { exact: true })
+      .waitFor();
   });
 
   it('upgrades a licence with an operator-issued upgrade code', async () => {
