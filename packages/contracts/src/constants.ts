@@ -70,6 +70,11 @@ export const SESSION_LONG_IDLE_DAYS = 14;
 export const TOKENS_PER_SECOND = 10;
 export const MIN_BILLED_SECONDS = 7;
 export const TOKEN_VALIDITY_MONTHS = 12;
+/**
+ * A grant may be made to expire sooner than a purchase (a promotion, a goodwill gesture that
+ * should be used soon): 1 to this many days, never longer than TOKEN_VALIDITY_MONTHS.
+ */
+export const GRANT_MAX_VALID_DAYS = 365;
 export const PAGINATION_WINDOW = 3;
 export const PAYMENT_STATUS_MAX_RETRIES = 5;
 export const PAYMENT_STATUS_FIRST_DELAY_MS = 3000;

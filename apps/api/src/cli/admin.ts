@@ -80,8 +80,9 @@ Customers and catalogue:
                              Run a scheduled job now (release-idle-seats, purge-mail-log, token-expiry-notices)
   orders --email <address>   Storefront orders (perpetual licence) of an address or its account, with their keys
   payment-mismatches         Card payments not credited: amount or currency not as their checkout offered
-  grant-tokens --email <address> --amount <n> --reason <why> [--reference <ticket>]
-                             Credit voice AI tokens (valid 12 months); the same reference credits once
+  grant-tokens --email <address> --amount <n> --reason <why> [--reference <ticket>] [--expires-in-days <n>]
+                             Credit voice AI tokens (valid 12 months, or --expires-in-days, 1 to 365);
+                             the same reference credits once
   withdraw-tokens --email <address> --amount <n> --reference <ticket> --reason <why>
                              Take voice AI tokens back, earliest lots first, never below zero;
                              the same reference withdraws once
@@ -165,7 +166,7 @@ function tokenChange<N extends 'AdminGrantTokens' | 'AdminWithdrawTokens'>(
   outcome: (result: CallResult<N>) => string,
 ): Command {
   return {
-    options: ['email', 'amount', 'reference', 'reason'],
+    options: ['email', 'amount', 'reference', 'reason', ...(call === 'AdminGrantTokens' ? ['expires-in-days'] : [])],
     async run(args, api) {
       const result = await api(call, {
         email: requireOption(args, 'email'),
@@ -173,6 +174,7 @@ function tokenChange<N extends 'AdminGrantTokens' | 'AdminWithdrawTokens'>(
         reason: requireOption(args, 'reason'),
         // A withdrawal happens once per reference, so it needs one; a grant may go without.
         ...(call === 'AdminWithdrawTokens' ? { reference: requireOption(args, 'reference') } : referenceOf(args)),
+        ...(args['expires-in-days'] === undefined ? {} : { expiresInDays: positiveInteger(args, 'expires-in-days') }),
       });
       console.log(outcome(result));
       console.log(`balance ${result.TokenBalance}`);

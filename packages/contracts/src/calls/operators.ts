@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PASSWORD_MAX_LENGTH } from '../constants';
+import { GRANT_MAX_VALID_DAYS, PASSWORD_MAX_LENGTH } from '../constants';
 import { emailSchema, licenseKeySchema, serialSchema } from '../validators';
 import { callBody, emptyBody } from './common';
 import { signInChallengeSchema, totpCodeSchema } from './second-factor';
@@ -90,6 +90,8 @@ export const operatorCalls = {
     amount: z.number().int().positive().max(10_000_000),
     /** An operator's reference (ticket id) makes a repeated grant credit once. */
     reference: operatorReferenceSchema.optional(),
+    /** Days the granted tokens stay valid, when sooner than a purchase's 12 months (GRANT_MAX_VALID_DAYS). */
+    expiresInDays: z.number().int().min(1).max(GRANT_MAX_VALID_DAYS).optional(),
     reason: auditReasonSchema,
   }),
   AdminIssueKeys: callBody({

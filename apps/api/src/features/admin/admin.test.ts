@@ -190,6 +190,27 @@ describe('npm run admin', { timeout: 120_000 }, () => {
     );
   });
 
+  it('grants tokens that expire sooner with --expires-in-days; the customer sees them expiring (ADR 0056)', async () => {
+    const finance = await t.operatorToken(['finance']);
+    const token = await signUpVerified(t, 'soon@example.com');
+    const common = ['--url', baseUrl, '--token', finance];
+    const grant = ['grant-tokens', '--email', 'soon@example.com', '--amount', '1200', '--reason', 'promo P-7'];
+    expect((await cli([...grant, '--expires-in-days', '10', ...common])).stdout).toBe(
+      'granted 1200 tokens\nbalance 1200\n',
+    );
+    const products = (await t.call('/api/voiceai/GetProducts', {}, token)).json().Result;
+    expect(products.ExpiringTokens).toEqual([
+      { Tokens: 1200, ExpiryDate: t.clock.now().getTime() + 10 * 24 * 3600 * 1000 },
+    ]);
+    // Beyond a purchase's twelve months, or none at all: refused, nothing credited.
+    for (const days of ['366', '0']) {
+      await expect(cli([...grant, '--expires-in-days', days, ...common])).rejects.toMatchObject({
+        code: expect.any(Number),
+      });
+    }
+    expect((await t.call('/api/voiceai/GetProducts', {}, token)).json().Result.ExpiringTokens).toHaveLength(1);
+  });
+
   it("does support's allowance reset and finance's withdrawals and refunds, each with a reason", async () => {
     const finance = await t.operatorToken(['finance']);
     const as = (token: string) => ['--url', baseUrl, '--token', token];

@@ -36,6 +36,8 @@ export interface Credit {
   cause: TokenLotCause;
   /** Identifies what pays for the lot (payment, grant): the same source credits once. */
   sourceRef: string;
+  /** A grant made to expire sooner (days from now); never later than a purchase's expiry. */
+  validDays?: number;
 }
 
 /** What a refund did to the lot its payment credited. */
@@ -102,7 +104,7 @@ export class TokenLedger {
         cause: credit.cause,
         sourceRef: credit.sourceRef,
         purchasedAt,
-        expiresAt: tokenExpiry(purchasedAt),
+        expiresAt: expiryOf(purchasedAt, credit.validDays),
       })
       .onConflictDoNothing({ target: tokenLots.sourceRef })
       .returning({ id: tokenLots.id });
@@ -433,4 +435,12 @@ function allocate(lots: PayingLot[], amount: number): { lot: PayingLot; take: nu
     due -= take;
   }
   return taken;
+}
+
+/** A lot's expiry: a purchase's (TOKEN_VALIDITY_MONTHS), or sooner when a grant says so. */
+function expiryOf(purchasedAt: Date, validDays: number | undefined): Date {
+  const latest = tokenExpiry(purchasedAt);
+  if (validDays === undefined) return latest;
+  const sooner = addDays(purchasedAt, validDays);
+  return new Date(Math.min(sooner.getTime(), latest.getTime()));
 }

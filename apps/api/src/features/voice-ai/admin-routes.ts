@@ -32,14 +32,20 @@ export const voiceAiAdminRoutes: FastifyPluginAsyncZod<{
     '/api/admin/grant-tokens',
     { schema: callSchemas.AdminGrantTokens, onRequest: guard.for('AdminGrantTokens') },
     async (request) => {
-      const { email, amount, reference, reason } = request.body;
+      const { email, amount, reference, expiresInDays, reason } = request.body;
       const user = await findUserByEmail(db, email);
       if (!user) throw new Fault('UserNotFound');
       const sourceRef = `grant:${reference ?? random.bytes(16).toString('hex')}`;
       // The credit and its audit entry commit together (ADR 0045); a repeated reference credits once.
       const result = await db.transaction(async (tx) => {
         const before = await ledger.balance(user.id, tx);
-        const credited = await ledger.credit(tx, { userId: user.id, amount, cause: 'grant', sourceRef });
+        const credited = await ledger.credit(tx, {
+          userId: user.id,
+          amount,
+          cause: 'grant',
+          sourceRef,
+          ...(expiresInDays === undefined ? {} : { validDays: expiresInDays }),
+        });
         const after = await ledger.balance(user.id, tx);
         if (credited) {
           await audit.append(tx, {
@@ -49,7 +55,7 @@ export const voiceAiAdminRoutes: FastifyPluginAsyncZod<{
             target: { type: 'token-lot', id: sourceRef },
             customer: { id: user.id, email: user.email },
             before: { balance: before },
-            after: { balance: after, granted: amount },
+            after: { balance: after, granted: amount, ...(expiresInDays ? { expiresInDays } : {}) },
             reason,
             origin: originOf(request),
           });
