@@ -1,5 +1,6 @@
 import {
   type CallResult,
+  GRANT_MAX_VALID_DAYS,
   LICENSE_KEY_LENGTH,
   normalizeLicenseKey,
   OPERATOR_REFERENCE_MAX_LENGTH,
@@ -190,25 +191,48 @@ function ReferenceField({ label = 'Reference (optional)' }: { label?: string }) 
 /** The typed reference, or this opening's own. */
 const referenceOf = ({ reference = '', attempt = '' }: DialogValues) => reference.trim() || attempt;
 
-function TokenFields() {
+function TokenFields({ grant }: { grant: boolean }) {
   const id = useId();
   return (
     <>
       <label htmlFor={`${id}-amount`}>Tokens</label>
       <input id={`${id}-amount`} name="amount" type="number" min={1} step={1} inputMode="numeric" required />
+      {grant && (
+        <>
+          <label htmlFor={`${id}-days`}>Valid for days (optional: {TOKEN_VALIDITY_MONTHS} months unless set)</label>
+          <input
+            id={`${id}-days`}
+            name="expiresInDays"
+            type="number"
+            min={1}
+            max={GRANT_MAX_VALID_DAYS}
+            step={1}
+            inputMode="numeric"
+          />
+        </>
+      )}
       <ReferenceField />
     </>
   );
 }
 
-const tokenBody = (email: string, values: DialogValues) => ({
-  email,
-  amount: Number(values.amount ?? ''),
-  reference: referenceOf(values),
-  reason: values.reason,
-});
-const amountCheck = ({ amount = '' }: Record<string, string>) =>
-  Number.isInteger(Number(amount)) && Number(amount) > 0 ? undefined : 'Give a whole number of tokens above 0.';
+const tokenBody = (email: string, values: DialogValues) => {
+  const days = (values.expiresInDays ?? '').trim();
+  return {
+    email,
+    amount: Number(values.amount ?? ''),
+    reference: referenceOf(values),
+    reason: values.reason,
+    ...(days ? { expiresInDays: Number(days) } : {}),
+  };
+};
+const amountCheck = ({ amount = '', expiresInDays = '' }: Record<string, string>) => {
+  if (!(Number.isInteger(Number(amount)) && Number(amount) > 0)) return 'Give a whole number of tokens above 0.';
+  const days = Number(expiresInDays.trim() || '1');
+  return Number.isInteger(days) && days >= 1 && days <= GRANT_MAX_VALID_DAYS
+    ? undefined
+    : `Give the days as a whole number from 1 to ${GRANT_MAX_VALID_DAYS}, or leave them empty.`;
+};
 
 /** Tokens granted or withdrawn: the same fields, the same check, the answer's balance. */
 function TokenChange({
@@ -250,7 +274,7 @@ function TokenChange({
         )
       }
     >
-      <TokenFields />
+      <TokenFields grant={grant} />
     </ActionDialog>
   );
 }

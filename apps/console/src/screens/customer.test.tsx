@@ -186,6 +186,26 @@ describe('the customer page', () => {
     expect(api.to('/api/admin/grant-tokens')).toHaveLength(0);
   });
 
+  it('grants tokens that expire sooner when days are given, and checks them first', async () => {
+    const { api, user } = openCustomer(['finance'], {
+      '/api/admin/grant-tokens': () => ({ Result: { Credited: true, Amount: 1200, TokenBalance: 1200 } }),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Grant tokens' }));
+    const dialog = screen.getByRole('dialog', { name: 'Grant tokens' });
+    await user.type(within(dialog).getByLabelText('Tokens'), '1200');
+    const days = within(dialog).getByLabelText(/^Valid for days/);
+    await user.type(days, '400');
+    await user.type(within(dialog).getByLabelText('Reason or ticket'), 'promo P-7');
+    await user.click(within(dialog).getByRole('button', { name: 'Grant' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Give the days as a whole number from 1 to 365');
+    expect(api.to('/api/admin/grant-tokens')).toHaveLength(0);
+    await user.clear(days);
+    await user.type(days, '10');
+    await user.click(within(dialog).getByRole('button', { name: 'Grant' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('1200 tokens granted; balance 1200.');
+    expect(api.to('/api/admin/grant-tokens')[0]?.body).toMatchObject({ amount: 1200, expiresInDays: 10 });
+  });
+
   it('moves a licence only with the whole key typed', async () => {
     const { api, user } = openCustomer(['support'], {
       '/api/admin/move-licence': () => ({
