@@ -124,7 +124,8 @@ describe('expiry notices', () => {
     moveTo(grantedAt, 5);
     expect(await sweep()).toEqual({ noticed: 1, mailed: 1, byKind: { 'expiry-7': 1 } });
     await sendMails();
-    expect(await expiryMails(email)).toEqual(['200 SoundID VoiceAI tokens expire in 7 days']);
+    // The days actually left (5), not the notice's (7): the mail said 7 before.
+    expect(await expiryMails(email)).toEqual(['200 SoundID VoiceAI tokens expire in 5 days']);
     expect(await expiryMails('empty@example.com')).toEqual([]);
   });
 

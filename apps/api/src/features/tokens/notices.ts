@@ -2,7 +2,6 @@ import {
   expiryNoticeWindow,
   LOW_BALANCE_DEFAULT_THRESHOLD,
   type NotificationPreferences,
-  TOKEN_EXPIRY_MAIL_DAYS,
   TOKEN_EXPIRY_NOTICE_KINDS,
   TOKEN_EXPIRY_NOTICES_JOB,
   TOKEN_NOTICES_ANCHOR,
@@ -202,7 +201,8 @@ export class TokenNotices implements SpendWatcher {
         to: row.to,
         tokens,
         expiresAt: notice.expiresAt,
-        days: TOKEN_EXPIRY_MAIL_DAYS[notice.kind],
+        // The days actually left when it goes (a 7-day notice may go with 6 and a bit left).
+        days: Math.max(1, Math.ceil((notice.expiresAt.getTime() - now.getTime()) / DAY_MS)),
         ...links,
       }),
     };
@@ -272,6 +272,8 @@ function noticeMail(to: string, publicUrl: string, words: { subject: string; hea
     settings: { label: text.preferencesLink, link: `${publicUrl}/profile#${TOKEN_NOTICES_ANCHOR}` },
   });
 }
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** A lot's expiry notice. */
 export function expiryMail(input: {
