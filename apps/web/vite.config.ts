@@ -7,11 +7,12 @@ import { defineConfig, type Plugin } from 'vite';
 // Module ids for the chunk groups below: our code, the shared form parts, the entry modules
 // (the app's and the loader's, which stay chunks of their own).
 const APP_CODE = /[\\/](apps[\\/]web|packages[\\/]contracts)[\\/]src[\\/]/;
-// The pager, the select field (list and address screens) and the step-up dialog (loaded when a
-// call asks for it, ADR 0040) are not the sign-in's: kept out, so
+// The pager, the select field (list and address screens), the expiring-tokens list (voice AI
+// screens, ADR 0056) and the step-up dialog (loaded when a call asks for it, ADR 0040) are not
+// the sign-in's: kept out, so
 // that /login does not load them (room made for the passkey button, ADR 0039).
 const COMPONENTS =
-  /[\\/](apps[\\/]web[\\/]src[\\/](components[\\/](?!pager\.tsx$|select-field\.tsx$|step-up-dialog\.)|lib[\\/]use-action\.ts$)|packages[\\/]contracts[\\/]src[\\/]field-rules\.ts$)/;
+  /[\\/](apps[\\/]web[\\/]src[\\/](components[\\/](?!pager\.tsx$|select-field\.tsx$|expiring-tokens\.|step-up-dialog\.)|lib[\\/]use-action\.ts$)|packages[\\/]contracts[\\/]src[\\/]field-rules\.ts$)/;
 const ENTRY = /[\\/]apps[\\/]web[\\/]src[\\/](main\.tsx|after-paint\.ts)$/;
 
 /**

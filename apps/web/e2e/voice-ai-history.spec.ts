@@ -71,7 +71,8 @@ describe('voice AI transaction history', () => {
     await signInByCookie(page, base, account, '/products/transactions');
     const purchases = page.getByRole('table');
     await purchases.getByRole('cell', { name: '970' }).waitFor();
-    // Per lot: remaining then spent (the second lot: 970 left, 30 spent; the first: 0 left, 100 spent).
+    // Per lot: remaining then spent (the second lot: 970 left, 30 spent; the first: 0 left, 100
+    // spent); a grant has no receipt (ADR 0058), so its last cell is empty.
     const rows = purchases.getByRole('row');
     expect(await rows.nth(1).getByRole('cell').allTextContents()).toEqual([
       '1,000',
@@ -80,8 +81,9 @@ describe('voice AI transaction history', () => {
       expect.any(String),
       '970',
       '30',
+      '',
     ]);
-    expect((await rows.nth(2).getByRole('cell').allTextContents()).slice(4)).toEqual(['0', '100']);
+    expect((await rows.nth(2).getByRole('cell').allTextContents()).slice(4)).toEqual(['0', '100', '']);
 
     await page.getByRole('tab', { name: 'Usage history' }).click();
     const usage = page.getByRole('table');

@@ -13,7 +13,7 @@ export const tokenNoticesText = {
     `About ${processingTimeText(tokens)} of processing. We email you once each time a spend takes your balance below it.`,
   thresholdInvalid: lowBalanceThresholdProblem,
   defaultThreshold: (tokens: number) => `Default: ${tokens.toLocaleString('en-US')} tokens (5 minutes of processing).`,
-  save: 'Save email preferences',
+  save: 'Update email preferences',
   saved: 'Your email preferences have been saved.',
   loadFailed: 'Your email preferences could not be loaded. Please try again later.',
 } as const;

@@ -45,7 +45,7 @@ describe('token emails panel', () => {
     await user.clear(threshold);
     await user.type(threshold, '1200');
     expect(threshold).toHaveAccessibleDescription(expect.stringContaining('About 2 minutes of processing.'));
-    await user.click(within(panel).getByRole('button', { name: 'Save email preferences' }));
+    await user.click(within(panel).getByRole('button', { name: 'Update email preferences' }));
     await waitFor(() => expect(api.callsTo('SetNotificationPreferences')).toHaveLength(1));
     expect(api.callsTo('SetNotificationPreferences')[0]?.body).toEqual({
       expiryNotices: false,
@@ -63,7 +63,7 @@ describe('token emails panel', () => {
     for (const typed of ['0', '-5', '1.5']) {
       await user.clear(threshold);
       await user.type(threshold, typed);
-      await user.click(within(panel).getByRole('button', { name: 'Save email preferences' }));
+      await user.click(within(panel).getByRole('button', { name: 'Update email preferences' }));
       expect(threshold).toHaveAccessibleDescription(
         expect.stringContaining('must be a whole number of tokens greater than zero'),
       );
