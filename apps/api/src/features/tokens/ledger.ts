@@ -368,23 +368,31 @@ export class TokenLedger {
  * or read it inside another statement).
  */
 export function liveLotsQuery(db: Queryable) {
-  return db
-    .select({ remaining: tokenLots.remaining, expiresAt: tokenLots.expiresAt })
-    .from(tokenLots)
-    .where(spendableLotsOf(sql.placeholder('userId'), sql.placeholder('now')))
-    .orderBy(asc(tokenLots.expiresAt), asc(tokenLots.seq));
+  return (
+    db
+      .select({ remaining: tokenLots.remaining, expiresAt: tokenLots.expiresAt })
+      .from(tokenLots)
+      .where(spendableLotsOf(sql.placeholder('userId'), sql.placeholder('now')))
+      // The order spends take them in (earliest purchased first): a grant made to expire sooner
+      // is not spent before the purchases older than it, so the runway must not assume it is.
+      .orderBy(asc(tokenLots.purchasedAt), asc(tokenLots.seq))
+  );
 }
 
 export type LiveLot = Awaited<ReturnType<typeof liveLotsQuery>>[number];
 
 /**
- * What the customer holds at `now`, from their live lots (in liveLotsQuery's order): the
+ * What the customer holds at `now`, from their live lots (liveLotsQuery): the
  * spendable balance, and the earliest-expiring lot when it expires within the warning window
  * (the status line's warning).
  */
 export function holdingsOf(lots: LiveLot[], now: Date): TokenHoldings {
   const balance = lots.reduce((total, lot) => total + lot.remaining, 0);
-  const first = lots[0];
+  // The earliest to expire (the lots come in spend order, which a short grant can break).
+  const first = lots.reduce<LiveLot | undefined>(
+    (soonest, lot) => (soonest && soonest.expiresAt <= lot.expiresAt ? soonest : lot),
+    undefined,
+  );
   const warnFrom = addDays(now, TOKEN_EXPIRY_WARNING_DAYS);
   return {
     balance,

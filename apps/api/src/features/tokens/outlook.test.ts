@@ -17,6 +17,11 @@ describe('tokenOutlook', () => {
     ]);
   });
 
+  it('lists the expiring lots earliest first whatever the spend order (a short grant after a purchase)', () => {
+    const outlook = tokenOutlook([lot(700, 300), lot(300, 20), lot(1000, 5)], 0, now);
+    expect(outlook.expiring.map((e) => e.tokens)).toEqual([1000, 300]);
+  });
+
   it('the runway: the balance at the window’s daily pace', () => {
     // 300 tokens over 30 days: 10 a day; 700 tokens last 70 days.
     expect(tokenOutlook([lot(700, 300)], 300, now).runwayDays).toBe(70);

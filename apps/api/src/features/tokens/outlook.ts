@@ -37,8 +37,8 @@ export function recentSpendingField(): SQL<number> {
 }
 
 /**
- * The outlook from the live lots (liveLotsQuery: earliest expiry first, the order spends take
- * them in, as expiry follows purchase) and the tokens spent in the window. The runway spends the
+ * The outlook from the live lots in the order spends take them (liveLotsQuery: earliest
+ * purchased first) and the tokens spent in the window. The runway spends the
  * lots at the window's daily pace, earliest first; what a lot still holds when it expires is lost
  * and does not make the balance last longer.
  */
@@ -47,7 +47,8 @@ export function tokenOutlook(lots: readonly LiveLot[], spentInWindow: number, no
   const noticeUntil = addDays(now, TOKEN_EXPIRY_NOTICE_DAYS);
   const expiring = lots
     .filter((lot) => lot.remaining > 0 && lot.expiresAt <= noticeUntil)
-    .map((lot) => ({ tokens: lot.remaining, expiresAt: lot.expiresAt }));
+    .map((lot) => ({ tokens: lot.remaining, expiresAt: lot.expiresAt }))
+    .sort((a, b) => a.expiresAt.getTime() - b.expiresAt.getTime());
   const pace = spentInWindow / TOKEN_RUNWAY_WINDOW_DAYS;
   if (balance === 0 || pace <= 0) return { balance, expiring, runwayDays: null };
   let days = 0;

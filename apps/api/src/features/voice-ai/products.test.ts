@@ -13,6 +13,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** The voice AI status of GetAccountLicensesByProductLine (Licenses & Devices). */
+const DAY_MS = DAY_HOURS * 3_600_000;
 const voiceAiStatusOnList = async (token: string) => {
   const res = await t.call('/api/licenses/GetAccountLicensesByProductLine', {}, token);
   expect(res.statusCode, res.body).toBe(200);
@@ -147,6 +148,25 @@ describe('GetProducts', () => {
       TokenStatus: voiceAiStatusText.noLicenceAfterTrial,
       StatusWarning: voiceAiStatusText.trialEnded,
     });
+  });
+
+  it('reads the lots in the order spends take them: a later grant that expires sooner is lost, not spent first', async () => {
+    const email = 'products.short-grant@example.com';
+    const token = await signUpVerified(t, email);
+    await adminCall(t, '/api/admin/grant-tokens', { email, amount: 1000 });
+    // 300 tokens spent in the window: 10 a day.
+    const spent = await t.call('/api/apps/ConsumeTokens', { seconds: 30, requestId: 'short-grant-1' }, token);
+    expect(spent.statusCode, spent.body).toBe(200);
+    await adminCall(t, '/api/admin/grant-tokens', { email, amount: 1000, expiresInDays: 5 });
+    // The older 700 go first (70 days); the grant expires on day 5 untouched. Taken in expiry
+    // order instead, 50 of the grant would be counted before it expires: 75 days.
+    const products = await getProducts(await signIn(t, email));
+    expect(products.TokenStatus).toBe(
+      'Your tokens: 1,700 (about 2 minutes of processing). At your pace over the last 30 days, about 70 days.',
+    );
+    expect(products.ExpiringTokens).toEqual([{ Tokens: 1000, ExpiryDate: t.clock.now().getTime() + 5 * DAY_MS }]);
+    // The status line's warning names the lot that expires first, not the first to be spent.
+    expect((await voiceAiStatusOnList(await signIn(t, email))).StatusWarning).toContain('1,000');
   });
 
   it('says how long the balance lasts at the pace of the last 30 days, on both screens (ADR 0056)', async () => {
