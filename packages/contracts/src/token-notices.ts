@@ -1,5 +1,5 @@
 import { TOKENS_PER_SECOND } from './constants';
-import { formatCount, processingTimeText } from './tokens';
+import { countOf, processingTimeText } from './tokens';
 
 /**
  * Voice AI token notices by mail (docs/decisions/0057-token-notices.md): a lot with tokens left is
@@ -40,21 +40,19 @@ export const TOKEN_EXPIRY_NOTICES_JOB = 'token-expiry-notices';
 /** Where the mails' link goes: the profile's notice preferences. */
 export const TOKEN_NOTICES_ANCHOR = 'token-notices';
 
-const plural = (n: number, word: string) => `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
-
 /** The mails' texts (the service renders them in its mail layout). */
 export const tokenNoticeMailText = {
   expirySubject: (tokens: number, days: number) =>
-    `${plural(tokens, 'SoundID VoiceAI token')} expire${tokens === 1 ? 's' : ''} in ${plural(days, 'day')}`,
+    `${countOf(tokens, 'SoundID VoiceAI token')} expire${tokens === 1 ? 's' : ''} in ${countOf(days, 'day')}`,
   expiryHeading: 'Your SoundID VoiceAI tokens expire soon',
   expiryIntro: (tokens: number, expiresOn: string, days: number) => [
-    `${plural(tokens, 'token')} of yours (about ${processingTimeText(tokens)} of processing) expire${tokens === 1 ? 's' : ''} on ${expiresOn}, in ${plural(days, 'day')}.`,
+    `${countOf(tokens, 'token')} of yours (about ${processingTimeText(tokens)} of processing) expire${tokens === 1 ? 's' : ''} on ${expiresOn}, in ${countOf(days, 'day')}.`,
     'Tokens must be used within 12 months of purchase; the earliest purchased tokens are used first.',
   ],
   lowBalanceSubject: 'Your SoundID VoiceAI token balance is low',
   lowBalanceHeading: 'Your token balance is low',
   lowBalanceIntro: (balance: number, threshold: number) => [
-    `Your balance is ${plural(balance, 'token')} (about ${processingTimeText(balance)} of processing), below the ${plural(threshold, 'token')} you asked us to tell you about.`,
+    `Your balance is ${countOf(balance, 'token')} (about ${processingTimeText(balance)} of processing), below the ${countOf(threshold, 'token')} you asked us to tell you about.`,
     'Buy tokens to keep processing without a break.',
   ],
   buyAction: 'Buy tokens',

@@ -1,5 +1,5 @@
 import { TOKEN_EXPIRY_WARNING_DAYS } from './constants';
-import { formatCount, processingTimeText } from './tokens';
+import { countOf, formatCount, processingTimeText } from './tokens';
 
 /**
  * What a customer's tokens look like ahead (ADR 0056): the lots that expire soon and how long the
@@ -20,13 +20,9 @@ export function formatExpiryDay(epochMs: number): string {
   return `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
 }
 
-function plural(n: number, word: string): string {
-  return `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
-}
-
 /** The wording of the runway: days under one read "less than a day", else whole days, rounded. */
 export function runwayText(days: number): string {
-  const span = days < 1 ? 'less than a day' : `about ${plural(Math.round(days), 'day')}`;
+  const span = days < 1 ? 'less than a day' : `about ${countOf(Math.round(days), 'day')}`;
   return `At your pace over the last ${TOKEN_RUNWAY_WINDOW_DAYS} days, ${span}.`;
 }
 
@@ -36,6 +32,6 @@ export const tokenOutlookText = {
     `Your tokens: ${formatCount(balance)} (about ${processingTimeText(balance)} of processing)`,
   /** A lot that expires within TOKEN_EXPIRY_NOTICE_DAYS. */
   expiresOn: (tokens: number, expiresAt: number) =>
-    `${plural(tokens, 'token')} expire${tokens === 1 ? 's' : ''} on ${formatExpiryDay(expiresAt)}`,
+    `${countOf(tokens, 'token')} expire${tokens === 1 ? 's' : ''} on ${formatExpiryDay(expiresAt)}`,
   expiringLabel: 'Tokens expiring soon',
 } as const;

@@ -34,14 +34,15 @@ export function formatCount(n: number): string {
   return n < 0 ? `-${grouped}` : grouped;
 }
 
-function plural(n: number, word: string): string {
+/** "1 token", "1,200 tokens": a count and its word, the plural with an s. */
+export function countOf(n: number, word: string): string {
   return `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /** About how long a balance processes: seconds under two minutes, else whole minutes. */
 export function processingTimeText(tokens: number): string {
   const seconds = processingSecondsFor(tokens);
-  return seconds < 120 ? plural(seconds, 'second') : plural(Math.floor(seconds / 60), 'minute');
+  return seconds < 120 ? countOf(seconds, 'second') : countOf(Math.floor(seconds / 60), 'minute');
 }
 
 /**
@@ -51,17 +52,17 @@ export function processingTimeText(tokens: number): string {
 export const voiceAiStatusText = {
   perpetual: 'Perpetual mode: unlimited processing.',
   tokens: (balance: number) =>
-    `Pay-as-you-go: ${plural(balance, 'token')} (about ${processingTimeText(balance)} of processing).`,
-  trial: (daysLeft: number) => `Free trial: ${plural(daysLeft, 'day')} left.`,
+    `Pay-as-you-go: ${countOf(balance, 'token')} (about ${processingTimeText(balance)} of processing).`,
+  trial: (daysLeft: number) => `Free trial: ${countOf(daysLeft, 'day')} left.`,
   noLicence: 'No active license. Start the free trial, buy Perpetual mode or tokens.',
   noLicenceAfterTrial: 'No active license. Buy Perpetual mode or tokens to keep processing.',
   trialEnded: 'Your free trial has ended.',
   tokensExpiring: (tokens: number, daysLeft: number) =>
-    `${plural(tokens, 'token')} expire${tokens === 1 ? 's' : ''} in ${plural(daysLeft, 'day')}.`,
+    `${countOf(tokens, 'token')} expire${tokens === 1 ? 's' : ''} in ${countOf(daysLeft, 'day')}.`,
   perpetualActive: 'Perpetual mode is active.',
   payAsYouGoActive: 'Pay-as-you-go is active: processing spends your tokens.',
   trialEndsIn: (productName: string, daysLeft: number) =>
-    `Your free trial of ${productName} ends in ${plural(daysLeft, 'day')}.`,
+    `Your free trial of ${productName} ends in ${countOf(daysLeft, 'day')}.`,
 } as const;
 
 /** The buy page's footnotes (docs/requirements.md §2, docs/requirements.md §9), from the constants that bill and expire tokens. */
@@ -75,7 +76,7 @@ export const tokenFootnotes = [
  * refund took back (what had been spent before it stays spent).
  */
 export function refundedLotType(tokensWithdrawn: number): string {
-  return `Refunded (${plural(tokensWithdrawn, 'token')} withdrawn)`;
+  return `Refunded (${countOf(tokensWithdrawn, 'token')} withdrawn)`;
 }
 
 /**
@@ -84,5 +85,5 @@ export function refundedLotType(tokensWithdrawn: number): string {
  * usage history never lists it.
  */
 export function withdrawnLotType(type: string, tokensWithdrawn: number): string {
-  return `${type} (${plural(tokensWithdrawn, 'token')} withdrawn)`;
+  return `${type} (${countOf(tokensWithdrawn, 'token')} withdrawn)`;
 }

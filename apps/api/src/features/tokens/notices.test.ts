@@ -87,7 +87,7 @@ describe('expiry notices', () => {
     expect(await sendMails()).toEqual([{ sent: true }]);
     const [mail] = await t.mailsTo(email);
     expect(mail?.Subject).toBe('1,000 SoundID VoiceAI tokens expire in 30 days');
-    expect(mail?.Text).toContain('1,000 tokens of yours (about 100 seconds of processing) expire on 15 January 2027');
+    expect(mail?.Text).toContain('1,000 tokens of yours (about 100 seconds of processing) expire on 15 Jan 2027');
     expect(mail?.Links).toEqual([
       'http://localhost:3000/products/voice-ai',
       'http://localhost:3000/profile#token-notices',

@@ -1,5 +1,6 @@
 import {
   expiryNoticeWindow,
+  formatExpiryDay,
   LOW_BALANCE_DEFAULT_THRESHOLD,
   type NotificationPreferences,
   TOKEN_EXPIRY_NOTICE_KINDS,
@@ -259,9 +260,6 @@ export function dueLotsPage(db: Queryable, kind: TokenExpiryNoticeKind, now: Dat
   );
 }
 
-const formatDay = (date: Date) =>
-  new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(date);
-
 /** A notice's mail: its words, a "Buy tokens" button and the link to the preferences. */
 function noticeMail(to: string, publicUrl: string, words: { subject: string; heading: string; intro: string[] }) {
   return renderMail({
@@ -286,7 +284,7 @@ export function expiryMail(input: {
   return noticeMail(input.to, input.publicUrl, {
     subject: text.expirySubject(input.tokens, input.days),
     heading: text.expiryHeading,
-    intro: text.expiryIntro(input.tokens, formatDay(input.expiresAt), input.days),
+    intro: text.expiryIntro(input.tokens, formatExpiryDay(input.expiresAt.getTime()), input.days),
   });
 }
 
