@@ -70,8 +70,7 @@ export function isDisputable(kind: AccountEventKind, detail: string | null): boo
   return (DISPUTABLE_ACCOUNT_EVENT_KINDS as readonly string[]).includes(kind);
 }
 
-/** An entry's id: the decimal of its sequence number. */
-/** At most 15 digits: exact as a JavaScript number. */
+/** An entry's id: the decimal of its sequence number, at most 15 digits (exact as a JavaScript number). */
 export const accountEventIdSchema = z.string().regex(/^[1-9][0-9]{0,14}$/, 'Not an entry of your activity.');
 
 export const activityCalls = {
