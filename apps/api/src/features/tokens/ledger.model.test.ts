@@ -85,6 +85,11 @@ const twelveMonthsFrom = (at: number) => {
 };
 
 const liveLots = (m: Model, at: number) => m.lots.filter((lot) => lot.expiresAt > at);
+/** The lots a spend or a withdrawal may take from at `at`, and what they hold together. */
+function holding(m: Model, at: number) {
+  const live = liveLots(m, at).filter((lot) => lot.remaining > 0);
+  return { live, balance: live.reduce((sum, lot) => sum + lot.remaining, 0) };
+}
 
 /** A grant or a purchase, keyed on its source: the same source again credits nothing. */
 class Credit implements fc.AsyncCommand<Model, Real> {
@@ -129,8 +134,7 @@ class Spend implements fc.AsyncCommand<Model, Real> {
     const at = r.t.clock.now().getTime();
     const cost = tokenCostForSeconds(this.seconds);
     const prior = m.answered.get(this.requestId);
-    const live = liveLots(m, at).filter((lot) => lot.remaining > 0);
-    const available = live.reduce((sum, lot) => sum + lot.remaining, 0);
+    const { live, balance: available } = holding(m, at);
     let outcome: { TokensSpent: number; TokenBalance: number } | Fault;
     try {
       outcome = await r.ledger.spend(r.userId, this.seconds, this.requestId);
@@ -208,8 +212,7 @@ class FinanceWithdraw implements fc.AsyncCommand<Model, Real> {
   async run(m: Model, r: Real) {
     const at = r.t.clock.now().getTime();
     const reference = `${r.userId}:${this.reference}`;
-    const live = liveLots(m, at).filter((lot) => lot.remaining > 0);
-    const balance = live.reduce((sum, lot) => sum + lot.remaining, 0);
+    const { live, balance } = holding(m, at);
     let outcome: Awaited<ReturnType<TokenLedger['withdrawByFinance']>> | Fault;
     try {
       outcome = await r.t.database.db.transaction((tx) =>
