@@ -1,4 +1,3 @@
-import { TOKEN_EXPIRY_WARNING_DAYS } from './constants';
 import { countOf, formatCount, processingTimeText } from './tokens';
 
 /**
@@ -7,8 +6,6 @@ import { countOf, formatCount, processingTimeText } from './tokens';
  * page and the notices read them alike; the api computes them in features/tokens/outlook.ts.
  */
 
-/** Lots that expire within this many days are listed with their expiry date. */
-export const TOKEN_EXPIRY_NOTICE_DAYS = TOKEN_EXPIRY_WARNING_DAYS;
 /** The pace behind the runway: the tokens spent over this many days before now, per day. */
 export const TOKEN_RUNWAY_WINDOW_DAYS = 30;
 
@@ -30,7 +27,7 @@ export const tokenOutlookText = {
   /** The buy page's token line: the balance once, without the status line's own label. */
   balance: (balance: number) =>
     `Your tokens: ${formatCount(balance)} (about ${processingTimeText(balance)} of processing)`,
-  /** A lot that expires within TOKEN_EXPIRY_NOTICE_DAYS. */
+  /** A lot that expires within TOKEN_EXPIRY_WARNING_DAYS. */
   expiresOn: (tokens: number, expiresAt: number) =>
     `${countOf(tokens, 'token')} expire${tokens === 1 ? 's' : ''} on ${formatExpiryDay(expiresAt)}`,
   expiringLabel: 'Tokens expiring soon',

@@ -270,7 +270,7 @@ export const assetPackSchema = z.object({
 });
 export type AssetPack = z.infer<typeof assetPackSchema>;
 
-/** Live tokens that expire within TOKEN_EXPIRY_NOTICE_DAYS (ADR 0056): a lot's tokens left and its expiry (epoch ms). */
+/** Live tokens that expire within TOKEN_EXPIRY_WARNING_DAYS (ADR 0056): a lot's tokens left and its expiry (epoch ms). */
 export const expiringTokensSchema = z.object({ Tokens: z.number(), ExpiryDate: z.number() });
 export type ExpiringTokens = z.infer<typeof expiringTokensSchema>;
 
@@ -282,7 +282,7 @@ export const voiceAiLicenseStatusSchema = z.object({
    * customer's pace (ADR 0056), trial days left, or none.
    */
   TokenStatus: z.string(),
-  /** The live lots that expire within TOKEN_EXPIRY_NOTICE_DAYS, earliest first (ADR 0056); absent: none. */
+  /** The live lots that expire within TOKEN_EXPIRY_WARNING_DAYS, earliest first (ADR 0056); absent: none. */
   ExpiringTokens: z.array(expiringTokensSchema).optional(),
   InfoLinks: z.array(infoLinkSchema),
   /**

@@ -109,7 +109,7 @@ export const voiceAiProductListSchema = z.object({
    * of offering it, and still shows the customer's tokens.
    */
   IsPerpetual: z.boolean(),
-  /** The customer's live lots that expire within TOKEN_EXPIRY_NOTICE_DAYS, earliest first. */
+  /** The customer's live lots that expire within TOKEN_EXPIRY_WARNING_DAYS, earliest first. */
   ExpiringTokens: z.array(expiringTokensSchema),
   TokenBundles: z.array(tokenBundleSchema),
   /** Stripe's publishable key, `pk_sandbox_…` for the sandbox card form, '' when no card checkout. */

@@ -1,4 +1,4 @@
-import { TOKEN_EXPIRY_NOTICE_DAYS, TOKEN_RUNWAY_WINDOW_DAYS } from '@soundid/contracts';
+import { TOKEN_EXPIRY_WARNING_DAYS, TOKEN_RUNWAY_WINDOW_DAYS } from '@soundid/contracts';
 import { and, eq, gt, type SQL, sql } from 'drizzle-orm';
 import { tokenSpends } from '../../db/voice-ai-schema';
 import { addDays } from '../../lib/clock';
@@ -8,12 +8,12 @@ const DAY_MS = 86_400_000;
 
 /**
  * What a customer's tokens look like ahead (docs/decisions/0056-token-histories-and-outlook.md):
- * the live lots that expire within TOKEN_EXPIRY_NOTICE_DAYS and how many days the balance lasts
+ * the live lots that expire within TOKEN_EXPIRY_WARNING_DAYS and how many days the balance lasts
  * at the pace of the last TOKEN_RUNWAY_WINDOW_DAYS.
  */
 export interface TokenOutlook {
   balance: number;
-  /** Live lots that expire within TOKEN_EXPIRY_NOTICE_DAYS, earliest first. */
+  /** Live lots that expire within TOKEN_EXPIRY_WARNING_DAYS, earliest first. */
   expiring: { tokens: number; expiresAt: Date }[];
   /** Days the balance lasts at the customer's pace; null with no balance or nothing spent in the window. */
   runwayDays: number | null;
@@ -44,7 +44,7 @@ export function recentSpendingField(): SQL<number> {
  */
 export function tokenOutlook(lots: readonly LiveLot[], spentInWindow: number, now: Date): TokenOutlook {
   const balance = lots.reduce((total, lot) => total + lot.remaining, 0);
-  const noticeUntil = addDays(now, TOKEN_EXPIRY_NOTICE_DAYS);
+  const noticeUntil = addDays(now, TOKEN_EXPIRY_WARNING_DAYS);
   const expiring = lots
     .filter((lot) => lot.remaining > 0 && lot.expiresAt <= noticeUntil)
     .map((lot) => ({ tokens: lot.remaining, expiresAt: lot.expiresAt }))
