@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createVerifiedAccount, logIn, signInByCookie } from './accounts';
-import { MOBILE, useBrowser } from './browser';
+import { appStarted, MOBILE, useBrowser } from './browser';
 import { adminCli, appSimulator } from './licences';
 
 /**
@@ -76,7 +76,9 @@ describe('newcomer walk: licences and devices', () => {
     const activated = ['--product', 'SoundIDReference', '--machine', 'newcomer-mac', '--name', 'My Mac'];
     expect(await appSimulator(base, state, 'activate', ...activated)).toContain('1 of 3 devices activated');
 
+    // The reloaded page is sent rendered: its toggles answer once React owns them (CI lost the click).
     await page.reload();
+    await appStarted(page);
     await card.getByRole('button', { name: '1 of 3 devices activated' }).click();
     const devices = page.getByRole('region', { name: 'Devices of SoundID Reference for Speakers & Headphones' });
     await devices.getByRole('button', { name: 'Deactivate My Mac' }).click();
