@@ -25,6 +25,12 @@ export const CHECKOUT_STATUSES = [
 ] as const;
 export type CheckoutStatus = (typeof CHECKOUT_STATUSES)[number];
 
+/** Who sold and who bought, as a receipt prints them. */
+export interface ReceiptParties {
+  seller: { name: string; address: string[]; taxId?: string };
+  buyer: { email: string; address: string[] };
+}
+
 /** One card checkout of a token bundle: what was offered, to whom, and how it ended. */
 export const checkoutSessions = pgTable(
   'checkout_sessions',
@@ -54,6 +60,12 @@ export const checkoutSessions = pgTable(
     createdAt: ts('created_at').notNull(),
     expiresAt: ts('expires_at').notNull(),
     completedAt: ts('completed_at'),
+    /**
+     * Seller and buyer as they stood when the payment was credited, so that the receipt of that
+     * payment never changes (docs/decisions/0058-receipts.md, addendum). Null before it is paid,
+     * and on payments credited before the column existed (their receipt reads today's).
+     */
+    receiptParties: jsonb('receipt_parties').$type<ReceiptParties>(),
   },
   (t) => [
     uniqueIndex('checkout_sessions_provider_session_key').on(t.provider, t.providerSessionId),

@@ -27,6 +27,7 @@ import { Fault } from '../../lib/fault';
 import type { TokenLedger } from '../tokens/ledger';
 import type { CardCheckout } from './bundles';
 import { toCheckoutTokenBundle } from './bundles';
+import { receiptPartiesAt } from './receipts';
 
 /** Our keys in the provider's metadata; a client's key of the same name is overridden. */
 export const INVOICE_TAG_KEY = 'invoice_tag';
@@ -298,9 +299,10 @@ export class CheckoutService {
       };
     }
     const paidWith = paymentIntentId ?? row.paymentIntentId;
+    const receiptParties = await receiptPartiesAt(tx, this.deps.config.seller, row.userId);
     await tx
       .update(checkoutSessions)
-      .set({ status: 'succeeded', completedAt: now, failureReason: null, paymentIntentId: paidWith })
+      .set({ status: 'succeeded', completedAt: now, failureReason: null, paymentIntentId: paidWith, receiptParties })
       .where(eq(checkoutSessions.invoiceTag, row.invoiceTag));
     const credited = await this.deps.ledger.credit(tx, {
       userId: row.userId,

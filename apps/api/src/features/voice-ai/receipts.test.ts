@@ -7,6 +7,7 @@ import { pdfText as textOf } from '../../../test/pdf-text';
 import { deriveSandboxWebhookSecret, sandboxSessionIdOf } from '../../dev/stripe-sandbox/provider';
 import { PURCHASE_MAIL_JOB } from './purchase-mail';
 import { RECEIPT_TEXT, receiptDate } from './receipt-pdf';
+import { receiptOf } from './receipts';
 
 /**
  * Receipts of card purchases (docs/decisions/0058-receipts.md): the PDF made from the payment's
@@ -86,6 +87,34 @@ describe('a card purchase has a receipt', () => {
     const again = await receipt(invoiceTag, { authtoken: token });
     expect(again.statusCode).toBe(200);
     expect(Buffer.compare(first.rawPayload, again.rawPayload)).toBe(0);
+  });
+
+  it('keeps the seller and billing address of the day it was paid: a later profile or seller change leaves it as it was', async () => {
+    const { token, invoiceTag } = await buyer('receipt.moved@example.com');
+    const before = await receipt(invoiceTag, { authtoken: token });
+    const moved = await t.call(
+      '/api/accounts/UpdateUserDetails',
+      { addressLine1: '2 Penny Lane', city: 'Liverpool', state: 'Merseyside', postalCode: 'L18 1DE', country: 'GB' },
+      token,
+    );
+    expect(moved.statusCode).toBe(200);
+    const after = await receipt(invoiceTag, { authtoken: token });
+    expect(Buffer.compare(before.rawPayload, after.rawPayload)).toBe(0);
+    const lines = (await textOf(after.rawPayload)).split('\n').map((line) => line.trim());
+    expect(lines).toContain('1 Abbey Road');
+    expect(lines).not.toContain('2 Penny Lane');
+    // The seller moved or renamed itself since (a new RECEIPT_SELLER_*): this receipt still names the old one.
+    const renamed = { name: 'Renamed Seller', address: ['Elsewhere 9'], taxId: undefined };
+    const read = await receiptOf(t.database.db, renamed, invoiceTag);
+    expect(read.seller).toEqual({
+      name: 'Sonarworks Test Seller',
+      address: ['Baznīcas iela 1', 'Riga LV-1010', 'Latvia'],
+      taxId: 'LV00000000000',
+    });
+    expect(read.buyer).toEqual({
+      email: 'receipt.moved@example.com',
+      address: ['1 Abbey Road', 'NW8 9AY London', 'Greater London', 'GB'],
+    });
   });
 
   it('a refund shows on the receipt: the amount refunded, when, and what is left paid', async () => {

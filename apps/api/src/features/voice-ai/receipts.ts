@@ -1,12 +1,13 @@
 import { and, eq } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
-import { checkoutSessions, paymentRefunds } from '../../db/payments-schema';
+import { checkoutSessions, paymentRefunds, type ReceiptParties } from '../../db/payments-schema';
 import { users } from '../../db/schema';
 import { Fault } from '../../lib/fault';
 
 /**
  * Receipts of card purchases (docs/decisions/0058-receipts.md): what one paid checkout session,
- * its buyer and its refunds record, read when the receipt is asked for or mailed, never stored.
+ * the seller and buyer fixed when it was credited, and its refunds record, read when the
+ * receipt is asked for or mailed; the PDF itself is never stored.
  */
 
 /** Who sells (RECEIPT_SELLER_*): one place, the service's configuration. */
@@ -53,7 +54,9 @@ export async function receiptOf(db: Queryable, seller: Seller, invoiceTag: strin
   // The same fault as an unknown tag: whether another customer's payment exists is not told (ASVS 8.2.2).
   const paidAt = row?.session.completedAt;
   if (!row || !paidAt) throw new Fault('PaymentNotFound');
-  const { session, buyer } = row;
+  const { session } = row;
+  // Fixed at payment (ADR 0058 addendum); a payment credited before that was kept reads today's.
+  const parties = session.receiptParties ?? partiesOf(seller, row.buyer);
   const [refund] = await db
     .select({ refunded: paymentRefunds.refundedInCents, at: paymentRefunds.receivedAt })
     .from(paymentRefunds)
@@ -61,8 +64,8 @@ export async function receiptOf(db: Queryable, seller: Seller, invoiceTag: strin
     .limit(1);
   return {
     invoiceTag,
-    seller,
-    buyer: { email: buyer.email, address: billingAddressOf(buyer) },
+    seller: { ...parties.seller, taxId: parties.seller.taxId },
+    buyer: parties.buyer,
     item: `${session.bundleTitle} (${session.tokenAmount.toLocaleString('en-US')} voice AI tokens)`,
     quantity: 1,
     amountInCents: session.amountInCents,
@@ -70,6 +73,25 @@ export async function receiptOf(db: Queryable, seller: Seller, invoiceTag: strin
     paidAt,
     refundedInCents: refund?.refunded ?? 0,
     refundedAt: refund && refund.refunded > 0 ? refund.at : undefined,
+  };
+}
+
+/**
+ * Seller and buyer as the receipt will print them, read in the transaction that credits the
+ * payment, so that a later change of the seller's configuration or of the customer's profile
+ * leaves the receipt of this payment as it was.
+ */
+export async function receiptPartiesAt(tx: Queryable, seller: Seller, userId: string): Promise<ReceiptParties> {
+  const [buyer] = await tx.select().from(users).where(eq(users.id, userId)).limit(1);
+  if (!buyer) throw new Error(`the paying customer ${userId} is not on record`);
+  return partiesOf(seller, buyer);
+}
+
+function partiesOf(seller: Seller, buyer: Parameters<typeof billingAddressOf>[0] & { email: string }): ReceiptParties {
+  const { taxId, ...rest } = seller;
+  return {
+    seller: taxId === undefined ? rest : { ...rest, taxId },
+    buyer: { email: buyer.email, address: billingAddressOf(buyer) },
   };
 }
 
