@@ -212,7 +212,7 @@ export function createServices(options: ServiceOptions): Services {
     clock,
     prepare: () => jobs.ready(),
     onNotice: async (tx, notice) => {
-      await jobs.enqueueIn(tx, TOKEN_NOTICE_MAIL_JOB, { noticeId: notice.noticeId });
+      await jobs.enqueueIn(tx, TOKEN_NOTICE_MAIL_JOB, { noticeIds: notice.noticeIds });
     },
   });
   jobs.define(...tokenNoticeJobs({ notices: tokenNotices, mailer, publicUrl: config.publicUrl }));

@@ -1,5 +1,5 @@
 import { TOKENS_PER_SECOND } from './constants';
-import { countOf, processingTimeText } from './tokens';
+import { countOf, processingTimeText, tokenFootnotes } from './tokens';
 
 /**
  * Voice AI token notices by mail (docs/decisions/0057-token-notices.md): a lot with tokens left is
@@ -40,6 +40,9 @@ export const TOKEN_EXPIRY_NOTICES_JOB = 'token-expiry-notices';
 /** Where the mails' link goes: the profile's notice preferences. */
 export const TOKEN_NOTICES_ANCHOR = 'token-notices';
 
+/** The rule the expiry mails close with: the buy page's own footnote. */
+const EXPIRY_RULE = tokenFootnotes[1];
+
 /** The mails' texts (the service renders them in its mail layout). */
 export const tokenNoticeMailText = {
   expirySubject: (tokens: number, days: number) =>
@@ -47,7 +50,15 @@ export const tokenNoticeMailText = {
   expiryHeading: 'Your SoundID VoiceAI tokens expire soon',
   expiryIntro: (tokens: number, expiresOn: string, days: number) => [
     `${countOf(tokens, 'token')} of yours (about ${processingTimeText(tokens)} of processing) expire${tokens === 1 ? 's' : ''} on ${expiresOn}, in ${countOf(days, 'day')}.`,
-    'Tokens must be used within 12 months of purchase; the earliest purchased tokens are used first.',
+    EXPIRY_RULE,
+  ],
+  /** Several lots found due in one sweep go in one mail (ADR 0057, addendum): the total, then each lot. */
+  expiryDigestSubject: (tokens: number, days: number) =>
+    `${countOf(tokens, 'SoundID VoiceAI token')} expire within ${countOf(days, 'day')}`,
+  expiryDigestIntro: (tokens: number, lots: readonly { tokens: number; expiresOn: string; days: number }[]) => [
+    `${countOf(tokens, 'token')} of yours (about ${processingTimeText(tokens)} of processing) expire soon:`,
+    ...lots.map((lot) => `${countOf(lot.tokens, 'token')} on ${lot.expiresOn}, in ${countOf(lot.days, 'day')}.`),
+    EXPIRY_RULE,
   ],
   lowBalanceSubject: 'Your SoundID VoiceAI token balance is low',
   lowBalanceHeading: 'Your token balance is low',

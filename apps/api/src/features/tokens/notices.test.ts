@@ -129,6 +129,34 @@ describe('expiry notices', () => {
     expect(await expiryMails('empty@example.com')).toEqual([]);
   });
 
+  it('tells a customer of several lots due at once in one mail, nearest first, leaving out a lot spent since', async () => {
+    const email = 'digest@example.com';
+    await signUpVerified(t, email);
+    const grantedAt = lotGrantedAt();
+    await grant(email, 1000, 'digest-1');
+    t.clock.advanceHours(DAY_HOURS * 2);
+    await grant(email, 2500, 'digest-2');
+    t.clock.advanceHours(DAY_HOURS * 3);
+    await grant(email, 120, 'digest-3');
+    // The first sweep after the notices came in (or after an outage) finds all three in the 30-day window.
+    moveTo(grantedAt, 25);
+    expect(await sweep()).toEqual({ noticed: 3, mailed: 3, byKind: { 'expiry-30': 3 } });
+    expect(await queuedMails()).toBe(1);
+    // Before the mail goes, the oldest lot (spent first) is spent to nothing: the mail leaves it out.
+    expect((await spend(await login(email), 100, 'digest-spend')).json().Result.TokenBalance).toBe(2620);
+    // The expiry mail, and the low-balance mail of that spend (below 3,000).
+    expect(await sendMails()).toEqual([{ sent: true }, { sent: true }]);
+    const mails = (await t.mailsTo(email)).filter((m) => m.Subject.includes(' expire'));
+    expect(mails.map((m) => m.Subject)).toEqual(['2,620 SoundID VoiceAI tokens expire within 30 days']);
+    const text = mails[0]?.Text ?? '';
+    expect(text).toContain('2,620 tokens of yours (about 4 minutes of processing) expire soon:');
+    const lines = ['2,500 tokens on 17 Jan 2027, in 27 days.', '120 tokens on 20 Jan 2027, in 30 days.'];
+    expect(text.indexOf(lines[0] ?? '')).toBeGreaterThan(-1);
+    expect(text.indexOf(lines[1] ?? '')).toBeGreaterThan(text.indexOf(lines[0] ?? ''));
+    expect(text).not.toContain('1,000 tokens on');
+    expect(text).toContain('Tokens must be used within 12 months of purchase.');
+  });
+
   it('pages through more due lots than a page holds, lots of one expiry to the microsecond among them', async () => {
     await signUpVerified(t, 'many@example.com');
     await t.database.db.execute(sql`
@@ -138,11 +166,13 @@ describe('expiry notices', () => {
       from users u cross join generate_series(1, 250) n where u.email = 'many@example.com'`);
     // 2026-02-01 is 17 days after the clock's start: the 30-day notice is due for every lot.
     expect(await sweep()).toEqual({ noticed: 250, mailed: 250, byKind: { 'expiry-30': 250 } });
+    // One mail per page that found the customer's lots due (200 and 50), not one per lot.
+    expect(await queuedMails()).toBe(2);
     expect(await sweep()).toMatchObject({ noticed: 0 });
     expect(await t.services.tokenNotices.sweep()).toMatchObject({ noticed: 0 });
   });
 
-  it('two sweeps at once write each notice once and queue one mail per notice', async () => {
+  it('two sweeps at once write each notice once and queue one mail per customer', async () => {
     const grantedAt = lotGrantedAt();
     for (const n of [1, 2, 3]) {
       await signUpVerified(t, `race${n}@example.com`);

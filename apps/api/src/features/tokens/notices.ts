@@ -39,8 +39,11 @@ export interface TokenNoticesDeps {
   clock: Clock;
   /** Before a transaction that queues: makes the job queue ready (the root wires it). */
   prepare(): Promise<void>;
-  /** Called in the notice's transaction: queues its mail. */
-  onNotice(tx: Transaction, notice: { noticeId: string; userId: string }): Promise<void>;
+  /**
+   * Called in the notices' transaction: queues their mail, one for a customer's notices written
+   * together (a low-balance notice; the expiry notices of one sweep page: ADR 0057, addendum).
+   */
+  onNotice(tx: Transaction, notice: { noticeIds: string[]; userId: string }): Promise<void>;
 }
 
 export interface PreferencesInput {
@@ -103,7 +106,7 @@ export class TokenNotices implements SpendWatcher {
       })
       .onConflictDoNothing()
       .returning({ id: tokenNotices.id });
-    if (notice) await this.deps.onNotice(tx, { noticeId: notice.id, userId: spend.userId });
+    if (notice) await this.deps.onNotice(tx, { noticeIds: [notice.id], userId: spend.userId });
   }
 
   /**
@@ -165,48 +168,56 @@ export class TokenNotices implements SpendWatcher {
         .select(due)
         .onConflictDoNothing()
         .returning({ id: tokenNotices.id, userId: tokenNotices.userId, mailed: tokenNotices.mailed });
+      // One mail per customer for what this page found due: a customer holding several lots in
+      // the window (the first sweep after the notices were introduced, or after an outage) gets
+      // one mail listing them, not one each.
+      const byCustomer = new Map<string, string[]>();
       for (const notice of written) {
-        if (notice.mailed) await this.deps.onNotice(tx, { noticeId: notice.id, userId: notice.userId });
+        if (notice.mailed) byCustomer.set(notice.userId, [...(byCustomer.get(notice.userId) ?? []), notice.id]);
       }
+      for (const [userId, noticeIds] of byCustomer) await this.deps.onNotice(tx, { noticeIds, userId });
       return written;
     });
   }
 
-  /** The mail of a notice, as it stands now; undefined when there is no longer anything to tell. */
-  async mailOf(noticeId: string, publicUrl: string): Promise<{ mail: OutgoingMail; userId: string } | undefined> {
+  /**
+   * The mail of notices written together, as they stand now; undefined when there is no longer
+   * anything to tell. Expiry notices whose lot was spent to nothing, has expired, or whose
+   * customer turned them off since are left out; one left is told as before, several in one list.
+   */
+  async mailOf(noticeIds: string[], publicUrl: string): Promise<{ mail: OutgoingMail; userId: string } | undefined> {
     const now = this.deps.clock.now();
-    const [row] = await this.deps.db
+    const rows = await this.deps.db
       .select({ notice: tokenNotices, to: users.email, lotRemaining: tokenLots.remaining })
       .from(tokenNotices)
       .innerJoin(users, eq(users.id, tokenNotices.userId))
       .leftJoin(tokenLots, eq(tokenLots.id, tokenNotices.lotId))
-      .where(eq(tokenNotices.id, noticeId));
+      .where(inArray(tokenNotices.id, noticeIds))
+      .orderBy(asc(tokenNotices.expiresAt), asc(tokenNotices.id));
     // The account (or the lot) was deleted since.
-    if (!row) return undefined;
-    const { notice } = row;
-    const prefs = await this.preferences(notice.userId);
+    const [first] = rows;
+    if (!first) return undefined;
+    const { userId } = first.notice;
+    const to = first.to;
+    const prefs = await this.preferences(userId);
     const links = { publicUrl };
-    if (notice.kind === 'low-balance') {
+    if (first.notice.kind === 'low-balance') {
       if (!prefs.LowBalanceNotices) return undefined;
-      return {
-        userId: notice.userId,
-        mail: lowBalanceMail({ to: row.to, balance: notice.tokens, threshold: notice.threshold ?? 0, ...links }),
-      };
+      const { tokens, threshold } = first.notice;
+      return { userId, mail: lowBalanceMail({ to, balance: tokens, threshold: threshold ?? 0, ...links }) };
     }
-    // Turned off since, spent to nothing since, or expired already: nothing to warn of.
-    const tokens = row.lotRemaining ?? 0;
-    if (!prefs.ExpiryNotices || tokens <= 0 || !notice.expiresAt || notice.expiresAt <= now) return undefined;
-    return {
-      userId: notice.userId,
-      mail: expiryMail({
-        to: row.to,
-        tokens,
-        expiresAt: notice.expiresAt,
-        // The days actually left when it goes (a 7-day notice may go with 6 and a bit left).
-        days: Math.max(1, Math.ceil((notice.expiresAt.getTime() - now.getTime()) / DAY_MS)),
-        ...links,
-      }),
-    };
+    if (!prefs.ExpiryNotices) return undefined;
+    // Spent to nothing since, or expired already: nothing to warn of.
+    const lots = rows.flatMap(({ notice, lotRemaining }) => {
+      const tokens = lotRemaining ?? 0;
+      const { expiresAt } = notice;
+      if (tokens <= 0 || !expiresAt || expiresAt <= now) return [];
+      // The days actually left when it goes (a 7-day notice may go with 6 and a bit left).
+      return [{ tokens, expiresAt, days: Math.max(1, Math.ceil((expiresAt.getTime() - now.getTime()) / DAY_MS)) }];
+    });
+    const [only] = lots;
+    if (!only) return undefined;
+    return { userId, mail: lots.length === 1 ? expiryMail({ to, ...only, ...links }) : expiryDigestMail(to, lots, publicUrl) };
   }
 }
 
@@ -288,6 +299,24 @@ export function expiryMail(input: {
   });
 }
 
+/** Several lots' expiry notices in one mail, nearest first. */
+export function expiryDigestMail(
+  to: string,
+  lots: readonly { tokens: number; expiresAt: Date; days: number }[],
+  publicUrl: string,
+): OutgoingMail {
+  const total = lots.reduce((sum, lot) => sum + lot.tokens, 0);
+  const furthest = Math.max(...lots.map((lot) => lot.days));
+  return noticeMail(to, publicUrl, {
+    subject: text.expiryDigestSubject(total, furthest),
+    heading: text.expiryHeading,
+    intro: text.expiryDigestIntro(
+      total,
+      lots.map((lot) => ({ tokens: lot.tokens, expiresOn: formatExpiryDay(lot.expiresAt.getTime()), days: lot.days })),
+    ),
+  });
+}
+
 /** The low-balance notice. */
 export function lowBalanceMail(input: {
   to: string;
@@ -303,7 +332,7 @@ export function lowBalanceMail(input: {
 }
 
 /**
- * The jobs: the hourly sweep (one at a time across the replicas) and one mail per notice (the
+ * The jobs: the hourly sweep (one at a time across the replicas) and one mail per notice group (the
  * mailer records a delivery that failed, as for every mail: ADR 0038).
  */
 export function tokenNoticeJobs(deps: {
@@ -319,11 +348,12 @@ export function tokenNoticeJobs(deps: {
     expireInSeconds: 15 * 60,
     run: async () => deps.notices.sweep(),
   };
-  const mail: JobDefinition<{ noticeId: string }> = {
+  // `noticeId`: a job queued before mails were grouped (ADR 0057, addendum), still in the queue.
+  const mail: JobDefinition<{ noticeIds?: string[]; noticeId?: string }> = {
     name: TOKEN_NOTICE_MAIL_JOB,
     retryLimit: 5,
-    run: async ({ noticeId }) => {
-      const due = await deps.notices.mailOf(noticeId, deps.publicUrl);
+    run: async ({ noticeIds, noticeId }) => {
+      const due = await deps.notices.mailOf(noticeIds ?? (noticeId ? [noticeId] : []), deps.publicUrl);
       if (!due) return { sent: false };
       // A refused delivery fails the job: the queue tries again (docs/decisions/0051-job-queue.md, addendum).
       await deps.mailer.send(due.mail, { userId: due.userId }, { onFailure: 'throw' });
