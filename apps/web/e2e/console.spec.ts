@@ -1,12 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { TOTP_PERIOD_SECONDS } from '@soundid/contracts';
-import { generateSync } from 'otplib';
-import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { expectAccessible, useBrowser } from './browser';
-import { adminPost, appSimulator } from './licences';
+import { appSimulator } from './licences';
+import { auditEntry, becomeOperator, consoleNav, cspViolations, openCustomer } from './operators';
 
 /**
  * The back-office console (ADR 0047) as a new support operator meets it: invited by an admin
@@ -21,60 +19,6 @@ describe('the back-office console', () => {
   const base = browser.baseUrl;
   const scratch = mkdtempSync(path.join(tmpdir(), 'soundid-console-e2e-'));
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-  /** The authenticator's code `steps` time steps from now (a code is accepted once). */
-  const codeFor = (secret: string, steps = 0) =>
-    generateSync({ secret, epoch: Math.floor(Date.now() / 1000) + steps * TOTP_PERIOD_SECONDS });
-
-  /** Scripts and styles the CSP refused: the console must need none it does not allow. */
-  const cspViolations = (page: Page) => {
-    const refused: string[] = [];
-    page.on('console', (message) => {
-      if (/Content Security Policy/i.test(message.text())) refused.push(message.text());
-    });
-    return refused;
-  };
-
-  /**
-   * An operator invited by the suite's admin (through the API), set up from the invitation link
-   * in the page: a password, the secret read off the page into the "authenticator" (otplib), its
-   * first code; then signed in with the password and a code of the next step. Answers the address.
-   */
-  async function becomeOperator(page: Page, roles: string[], name: string): Promise<string> {
-    const email = `${roles.join('-')}-${Date.now().toString(36)}@operators.example.com`;
-    const invited = await adminPost<{ InvitationUrl: string }>(base, 'InviteOperator', {
-      email,
-      name,
-      roles,
-      reason: `console walk: a new ${roles.join(' and ')} hire`,
-    });
-    const invitation = new URL(invited.InvitationUrl);
-    expect(invitation.pathname).toMatch(/^\/console\/invitation\/[\w-]+$/);
-
-    await page.goto(invitation.pathname);
-    await page.getByRole('heading', { name: 'Set up your operator account' }).waitFor();
-    const password = 'a console walk password';
-    await page.getByLabel('Password', { exact: true }).fill(password);
-    await page.getByLabel('Repeat the password').fill(password);
-    await page.getByRole('button', { name: 'Set password' }).click();
-    await page.getByRole('img', { name: 'QR code of your authenticator secret' }).waitFor();
-    const secret = ((await page.getByTestId('totp-secret').textContent()) ?? '').trim();
-    expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
-    await page.getByLabel('Code from your authenticator app').fill(codeFor(secret));
-    await page.getByRole('button', { name: 'Confirm' }).click();
-
-    // Sign-in: the address is filled in; the password, then a code of the next step.
-    await page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
-    await page.getByText('Your operator account is active.').waitFor();
-    expect(await page.getByLabel('E-mail').inputValue()).toBe(email);
-    await expectAccessible(page, 'console-sign-in');
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await page.getByLabel('Code from your authenticator app').fill(codeFor(secret, 1));
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('button', { name: 'Sign out' }).waitFor();
-    return email;
-  }
 
   it('an invited support operator signs in, finds the demo customer by a device name, deactivates it; the audit shows it', async () => {
     const demo = browser.demoAccount;
@@ -95,19 +39,14 @@ describe('the back-office console', () => {
 
     const page = await browser.newPage();
     const refused = cspViolations(page);
-    const email = await becomeOperator(page, ['support'], 'Sam Support');
+    const email = await becomeOperator(page, base, ['support'], 'Sam Support');
 
     // Support opens on the customer search; the admin's screens are not offered.
     await page.getByRole('heading', { level: 1, name: 'Customers' }).waitFor();
     await expectAccessible(page, 'console-customers');
-    const nav = page.getByRole('navigation', { name: 'Console' });
+    const nav = consoleNav(page);
     expect(await nav.getByRole('link').allTextContents()).toEqual(['Customers', 'Audit', 'Releases', 'My account']);
-    await page.getByLabel('Find a customer').fill(deviceName);
-    await page.getByLabel('Look in').selectOption('device');
-    await page.getByRole('button', { name: 'Search' }).click();
-    await page.getByRole('link', { name: demo.email }).click();
-
-    await page.getByRole('heading', { level: 1, name: demo.email }).waitFor();
+    await openCustomer(page, demo.email, { query: deviceName, lookIn: 'device' });
     await page.getByRole('heading', { level: 2, name: 'Licences and devices' }).waitFor();
     await expectAccessible(page, 'console-customer');
     await page.getByRole('button', { name: `Deactivate ${deviceName}` }).click();
@@ -121,14 +60,7 @@ describe('the back-office console', () => {
     const row = page.getByRole('row', { name: new RegExp(deviceName) });
     await row.getByText(/^Deactivated .*\(support\)$/).waitFor();
 
-    await nav.getByRole('link', { name: 'Audit' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Audit' }).waitFor();
-    await page.getByLabel("Action (a call's name)").fill('AdminDeactivateDevice');
-    await page.getByRole('button', { name: 'Search' }).click();
-    const entry = page
-      .getByRole('row', { name: /AdminDeactivateDevice/ })
-      .filter({ hasText: email })
-      .first();
+    const entry = await auditEntry(page, 'AdminDeactivateDevice', email);
     await entry.getByText('Ticket 4711: the laptop was stolen').waitFor();
     expect(await entry.textContent()).toContain(demo.email);
     await expectAccessible(page, 'console-audit');
@@ -138,8 +70,8 @@ describe('the back-office console', () => {
   it('an admin invites an operator, issues keys as a CSV file, proves the audit chain, sees releases and manages API tokens', async () => {
     const page = await browser.newPage();
     const refused = cspViolations(page);
-    await becomeOperator(page, ['admin'], 'Ada Admin');
-    const nav = page.getByRole('navigation', { name: 'Console' });
+    await becomeOperator(page, base, ['admin'], 'Ada Admin');
+    const nav = consoleNav(page);
     expect(await nav.getByRole('link').allTextContents()).toEqual([
       'Audit',
       'Operators',

@@ -1,11 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createVerifiedAccount, signInByCookie } from './accounts';
 import { appStarted, expectAccessible, useBrowser } from './browser';
+import { downloadRelease, installerFile, sha256 } from './downloads';
 import { adminCli } from './licences';
 
 /**
@@ -21,13 +17,8 @@ describe('download center', () => {
   it('a Download link leads to the product; the downloaded installer matches the checksum shown', async () => {
     // A version above the demo releases' (3.4.1): this upload is the latest whatever ran before.
     const version = `90.${Date.now() % 100_000}.0`;
-    const installer = path.join(
-      mkdtempSync(path.join(tmpdir(), 'soundid-e2e-release-')),
-      `SoundIDVoiceAI-${version}.pkg`,
-    );
-    const bytes = Buffer.concat([Buffer.from('xar!'), randomBytes(256 * 1024)]);
-    writeFileSync(installer, bytes);
-    const expected = createHash('sha256').update(bytes).digest('hex');
+    const installer = installerFile(`SoundIDVoiceAI-${version}.pkg`);
+    const expected = installer.sha256;
     const printed = await adminCli(
       browser.baseUrl,
       'upload-release',
@@ -40,7 +31,7 @@ describe('download center', () => {
       '--notes',
       `Browser spec release ${version}.`,
       '--file',
-      installer,
+      installer.path,
       '--reason',
       'browser spec',
     );
@@ -65,14 +56,9 @@ describe('download center', () => {
     expect(await release.getByText(`Browser spec release ${version}.`).count()).toBe(1);
     await expectAccessible(page, 'download-center');
 
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      release.getByRole('button', { name: `Download SoundIDVoiceAI-${version}.pkg` }).click(),
-    ]);
-    expect(download.suggestedFilename()).toBe(`SoundIDVoiceAI-${version}.pkg`);
-    const saved = await readFile(await download.path());
-    expect(saved.length).toBe(bytes.length);
-    expect(createHash('sha256').update(saved).digest('hex')).toBe(shown);
+    const saved = await downloadRelease(page, release, `SoundIDVoiceAI-${version}.pkg`);
+    expect(saved.length).toBe(installer.bytes.length);
+    expect(sha256(saved)).toBe(shown);
     // The page stays where it was.
     expect(new URL(page.url()).pathname).toBe('/download-center');
 

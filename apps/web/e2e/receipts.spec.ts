@@ -1,42 +1,23 @@
 import { readFile } from 'node:fs/promises';
-import type { Page } from 'playwright-core';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pdfText as textOf } from '../../api/test/pdf-text';
-import { createVerifiedAccount, type DevMail, signInByCookie } from './accounts';
+import { createVerifiedAccount, type DevMail } from './accounts';
 import { useBrowser } from './browser';
+import { buyTokens, openBuyPage } from './checkout';
 
 /**
  * A card purchase's receipt (docs/decisions/0058-receipts.md) in Chromium: bought with the
  * sandbox's test card, downloaded from the purchase history's Receipt link, read back as a PDF
  * that carries the invoice number; the purchase mail carries the same receipt.
  */
-async function buyStarter(page: Page): Promise<string> {
-  await page
-    .getByRole('listitem')
-    .filter({ has: page.getByRole('heading', { level: 3, name: 'Starter' }) })
-    .getByRole('button', { name: 'Buy tokens' })
-    .click();
-  await page.getByRole('heading', { level: 1, name: 'Purchase tokens' }).waitFor();
-  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-  await page.getByLabel('Expiry (MM/YY)').fill('12/34');
-  await page.getByLabel('CVC').fill('123');
-  await page.getByRole('button', { name: /^Pay \$/ }).click();
-  await page.waitForURL(/\/products\/post-checkout\?invoice_tag=inv_/);
-  await page.getByRole('heading', { level: 1, name: 'Payment successful!' }).waitFor();
-  const invoiceTag = new URL(page.url()).searchParams.get('invoice_tag');
-  if (!invoiceTag) throw new Error('no invoice tag after the checkout');
-  return invoiceTag;
-}
-
 describe('receipts', () => {
   const browser = useBrowser();
 
   it('downloads the receipt of a card purchase from the purchase history: a PDF with the invoice number', async () => {
     const account = await createVerifiedAccount(browser.baseUrl, 'receipt');
     const page = await browser.newPage();
-    await signInByCookie(page, inject('baseUrl'), account, '/products/voice-ai');
-    await page.getByRole('heading', { level: 1, name: 'Choose Perpetual or Pay-as-you-go' }).waitFor();
-    const invoiceTag = await buyStarter(page);
+    await openBuyPage(page, account);
+    const invoiceTag = await buyTokens(page, 'Starter');
 
     await page.goto('/products/transactions');
     const table = page.getByRole('table');

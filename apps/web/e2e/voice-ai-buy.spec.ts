@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { Page } from 'playwright-core';
-import { afterAll, describe, expect, inject, it } from 'vitest';
-import { createVerifiedAccount, signInByCookie } from './accounts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createVerifiedAccount } from './accounts';
 import { repoRoot } from './api-server';
 import { expectAccessible, useBrowser } from './browser';
+import { buyTokens, openBuyPage, payWithCard } from './checkout';
 import { adminCli, adminPost, apiToken, issueKeys, registerKey } from './licences';
 
 /**
@@ -31,40 +31,20 @@ async function appSimulator(baseUrl: string, ...args: string[]): Promise<string>
   return stdout.trim();
 }
 
-async function openBuyPage(page: Page, email: string, password: string): Promise<void> {
-  await signInByCookie(page, inject('baseUrl'), { email, password }, '/products/voice-ai');
-  await page.getByRole('heading', { level: 1, name: 'Choose Perpetual or Pay-as-you-go' }).waitFor();
-}
-
-async function payWithCard(page: Page, bundleTitle: string, cardNumber: string): Promise<void> {
-  await page
-    .getByRole('listitem')
-    .filter({ has: page.getByRole('heading', { level: 3, name: bundleTitle }) })
-    .getByRole('button', { name: 'Buy tokens' })
-    .click();
-  await page.getByRole('heading', { level: 1, name: 'Purchase tokens' }).waitFor();
-  await page.getByLabel('Card number').fill(cardNumber);
-  await page.getByLabel('Expiry (MM/YY)').fill('12/34');
-  await page.getByLabel('CVC').fill('123');
-  await page.getByRole('button', { name: /^Pay \$/ }).click();
-}
-
 describe('voice AI buy page and card checkout', () => {
   const browser = useBrowser();
 
   it('buys a bundle with 4242 4242 4242 4242: Payment successful!, the tokens in the purchase history', async () => {
     const account = await createVerifiedAccount(browser.baseUrl, 'buyer');
     const page = await browser.newPage();
-    await openBuyPage(page, account.email, account.password);
+    await openBuyPage(page, account);
     expect(await page.title()).toBe('My SoundID | SoundID VoiceAI Tokens');
     await page.getByText('No active license. Start the free trial, buy Perpetual mode or tokens.').waitFor();
     const producer = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Producer' }) });
     await producer.getByText('Most popular').waitFor();
     await producer.getByText('$39.99').waitFor();
 
-    await payWithCard(page, 'Producer', '4242 4242 4242 4242');
-    await page.waitForURL(/\/products\/post-checkout\?invoice_tag=inv_/);
-    await page.getByRole('heading', { level: 1, name: 'Payment successful!' }).waitFor();
+    await buyTokens(page, 'Producer');
     const events = await page.evaluate(() =>
       ((window as { dataLayer?: { event: string; page_path?: string }[] }).dataLayer ?? []).map((e) =>
         e.event === 'page_view' ? `page_view ${e.page_path}` : e.event,
@@ -91,7 +71,7 @@ describe('voice AI buy page and card checkout', () => {
   it('a declined card (4000 0000 0000 0002) ends on Payment unsuccessful, and credits nothing', async () => {
     const account = await createVerifiedAccount(browser.baseUrl, 'declined');
     const page = await browser.newPage();
-    await openBuyPage(page, account.email, account.password);
+    await openBuyPage(page, account);
     await payWithCard(page, 'Starter', '4000 0000 0000 0002');
     await page.getByRole('heading', { level: 1, name: 'Payment unsuccessful' }).waitFor();
     await page
@@ -105,9 +85,8 @@ describe('voice AI buy page and card checkout', () => {
   it('tokens spent from the app simulator show in the usage history', async () => {
     const account = await createVerifiedAccount(browser.baseUrl, 'spender');
     const page = await browser.newPage();
-    await openBuyPage(page, account.email, account.password);
-    await payWithCard(page, 'Starter', '4242 4242 4242 4242');
-    await page.getByRole('heading', { level: 1, name: 'Payment successful!' }).waitFor();
+    await openBuyPage(page, account);
+    await buyTokens(page, 'Starter');
 
     const base = browser.baseUrl;
     expect(await appSimulator(base, 'login', '--email', account.email, '--password', account.password)).toMatch(
@@ -130,7 +109,7 @@ describe('voice AI buy page and card checkout', () => {
   it("buys Perpetual mode from the buy page's card through the sandbox storefront; Licenses & Devices shows it", async () => {
     const account = await createVerifiedAccount(browser.baseUrl, 'perpetual-card');
     const page = await browser.newPage();
-    await openBuyPage(page, account.email, account.password);
+    await openBuyPage(page, account);
     const card = page.getByRole('region', { name: 'Perpetual mode' });
     await card.getByText('Price: $99.00').waitFor();
     // The compare-at price, struck through.
@@ -166,7 +145,7 @@ describe('voice AI buy page and card checkout', () => {
     await registerKey(base, await apiToken(base, account.email, account.password), key as string);
 
     const page = await browser.newPage();
-    await openBuyPage(page, account.email, account.password);
+    await openBuyPage(page, account);
     const card = page.getByRole('region', { name: 'Perpetual mode' });
     await card.getByText('Perpetual mode is active').waitFor();
     expect(await page.getByRole('button', { name: 'Buy Perpetual mode' }).count()).toBe(0);
@@ -179,7 +158,7 @@ describe('voice AI buy page and card checkout', () => {
   it('starts the seven-day free trial from the buy page, which then offers it no more', async () => {
     const account = await createVerifiedAccount(browser.baseUrl, 'buy-trial');
     const page = await browser.newPage();
-    await openBuyPage(page, account.email, account.password);
+    await openBuyPage(page, account);
     const offer = page.getByRole('region', { name: 'Try it free for seven days' });
     await offer.getByText('Start your seven-day free trial of SoundID VoiceAI. No credit card required.').waitFor();
 
