@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { ApiFault } from '../lib/api';
 
 /**
@@ -25,10 +26,19 @@ export function FaultMessage({ error }: { error: unknown }) {
   );
 }
 
-/** What was done, said once where a screen reader hears it. */
+/**
+ * What was done, said once where a screen reader hears it. It takes the focus when its message
+ * appears: the button that opened the confirmation is often gone with what it changed (a
+ * refunded payment, a deactivated device), and the focus must not fall back to the page's start
+ * (WCAG 2.4.3; the WAI-ARIA dialog pattern's rule for an opener that no longer exists).
+ */
 export function Done({ children }: { children: React.ReactNode }) {
+  const message = useRef<HTMLParagraphElement>(null);
+  const text = typeof children === 'string' ? children : undefined;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new message (its text) moves the focus again.
+  useEffect(() => message.current?.focus(), [text]);
   return (
-    <p className="done" role="status">
+    <p ref={message} className="done" role="status" tabIndex={-1}>
       {children}
     </p>
   );

@@ -117,6 +117,31 @@ describe('the customer page', () => {
     await waitFor(() => expect(api.to('/api/admin/user')).toHaveLength(2));
   });
 
+  it('puts the focus on what was done when the button that opened the dialog is gone with the change (WCAG 2.4.3)', async () => {
+    let reads = 0;
+    const { user } = openCustomer(['support'], {
+      '/api/admin/user': () => {
+        reads += 1;
+        const page = customerPage();
+        const [imac] = page.Licences[0]?.Devices ?? [];
+        // Read again after the change: the device is deactivated, its button gone.
+        if (reads > 1 && imac)
+          Object.assign(imac, { DeactivatedAt: '2026-01-09T10:00:00.000Z', DeactivationCause: 'operator' });
+        return { Result: page };
+      },
+      '/api/admin/deactivate-device': () => ({
+        Result: { Device: 'Studio iMac', Product: 'sid-reference', Customer: 'carla@example.com' },
+      }),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Deactivate Studio iMac' }));
+    const dialog = screen.getByRole('dialog', { name: 'Deactivate Studio iMac' });
+    await user.type(within(dialog).getByLabelText('Reason or ticket'), 'Ticket 4712: sold the machine');
+    await user.click(within(dialog).getByRole('button', { name: 'Deactivate' }));
+    const done = await screen.findByRole('status');
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Deactivate Studio iMac' })).toBeNull());
+    expect(done).toHaveFocus();
+  });
+
   it('support undoes a lost report with a reason; the page is read again', async () => {
     const { api, user } = openCustomer(['support'], {
       '/api/admin/undo-lost-report': () => ({
