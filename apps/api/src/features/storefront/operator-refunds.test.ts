@@ -6,8 +6,12 @@ import { createSandboxCart, deliverShopifyWebhook, payCheckout, shopifyOrder } f
 import { devices, licenseKeys } from '../../db/licences-schema';
 import { auditEntries } from '../../db/operators-schema';
 import { sandboxRefunds, shopifyWebhookEvents, storefrontOrders } from '../../db/storefront-schema';
+import type { SandboxStoreAdmin } from '../../dev/shopify-sandbox/admin';
 import { deriveSandboxShopifyWebhookSecret } from '../../dev/shopify-sandbox/webhook-secret';
+import { parseShopifyRefund, type ShopifyRefund } from '../../integrations/shopify/order-webhook';
 import { activate } from '../licences/test-helpers';
+import { type StorefrontOperatorRefund, StorefrontRefunds } from './operator-refunds';
+import type { StorefrontOrderService } from './order-fulfilment';
 
 /**
  * Finance refunds a storefront order (AdminRefundStorefrontOrder, ADR 0059) through the store,
@@ -125,6 +129,44 @@ describe('finance refunds a storefront order through the store (ASVS 2.3.2, 8.2.
     });
   });
 
+  it('a store that answers before its refunds/create: the answer takes the licences back at once, the webhook then changes nothing', async () => {
+    // Shopify's refundCreate answers first and sends its webhook later: a store that only answers.
+    const email = newEmail('answer-first');
+    const token = await signUpVerified(t, email);
+    const userId = (await t.call('/api/accounts/LoginByToken', {}, token)).json().Result.User.Id as string;
+    const secret = deriveSandboxShopifyWebhookSecret(TEST_SESSION_SECRET);
+    const paid = shopifyOrder({ email });
+    expect((await deliverShopifyWebhook(t.app, { body: paid, secret })).json().Result.Outcome).toBe('granted');
+    const told = {
+      id: 930000123,
+      order_id: paid.id,
+      refund_line_items: [{ quantity: 1, line_item: paid.line_items[0] }],
+    };
+    const orders = t.services.storefrontOrders as StorefrontOrderService;
+    const answersOnly = new StorefrontRefunds({
+      db: t.database.db,
+      clock: t.clock,
+      orders,
+      store: { refundLicences: async () => parseShopifyRefund(Buffer.from(JSON.stringify(told))) as ShopifyRefund },
+    });
+    const audited: StorefrontOperatorRefund[] = [];
+    const operator = { id: '00000000-0000-4000-8000-00000000f1a5', email: 'fin@operators.example.com' };
+    const result = await answersOnly.refundOrder(
+      { order: paid.name, reference: 'T-first' },
+      operator,
+      async (_tx, r) => {
+        audited.push(r);
+      },
+    );
+    expect(result).toMatchObject({ RefundedQuantity: 1, Status: 'refunded' });
+    expect(await liveKeys(userId)).toEqual([]);
+    expect(audited).toMatchObject([
+      { refundId: '930000123', quantity: 1, after: { status: 'refunded', liveKeys: [] } },
+    ]);
+    const late = await deliverShopifyWebhook(t.app, { body: told, secret, topic: 'refunds/create' });
+    expect(late.json().Result.Outcome).toBe('ignored');
+  });
+
   it('once per reference: sent twice at once and once more later, it refunds once and audits once', async () => {
     const { order } = await bought('double-click', 2);
     const same = { quantity: 1, reference: 'form-double' };
@@ -135,12 +177,20 @@ describe('finance refunds a storefront order through the store (ASVS 2.3.2, 8.2.
     }
     expect(await refundsOfSandbox(order.orderId)).toHaveLength(1);
     expect(await auditOf(order.orderId)).toHaveLength(1);
-    // Another reference is another refund: the licence left.
-    expect((await refund(order.orderId, { reference: 'form-rest' })).json().Result).toMatchObject({
+    // The store itself makes one refund per idempotency key, as Shopify's refundCreate does.
+    const store = t.services.dev?.sandboxStoreAdmin as SandboxStoreAdmin;
+    const asked = { orderId: order.orderId, quantity: 1, idempotencyKey: 'refund-key-twice', note: 'retry' };
+    const first = await store.refundLicences(asked);
+    expect(await store.refundLicences(asked)).toEqual(first);
+    expect(await refundsOfSandbox(order.orderId)).toHaveLength(2);
+    const over = await refund(order.orderId, { reference: 'form-over' });
+    expect([over.statusCode, faultOf(over)]).toEqual([409, 'StorefrontOrderRefunded']);
+    // The first reference again (a retry after a lost answer) answers the order as it stands.
+    expect((await refund(order.orderId, same)).json().Result).toMatchObject({
       RefundedQuantity: 2,
       Status: 'refunded',
     });
-    expect(await refundsOfSandbox(order.orderId)).toHaveLength(2);
+    expect(await auditOf(order.orderId)).toHaveLength(1);
   });
 
   it('an order refunded already or cancelled is a clear Fault, never a 5xx; nothing is refunded again', async () => {
