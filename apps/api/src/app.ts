@@ -190,7 +190,13 @@ export async function composeApp(options: AppOptions): Promise<{ app: FastifyIns
     maxBytes: config.releaseMaxBytes,
   });
   // Storefront: order webhook and operator order view
-  await app.register(storefrontRoutes, { db, orders: services.storefrontOrders, guard });
+  await app.register(storefrontRoutes, {
+    db,
+    orders: services.storefrontOrders,
+    refunds: services.storefrontRefunds,
+    guard,
+    audit,
+  });
   // Development stand-ins (dev/): none in production
   if (services.dev) await registerDevRoutes(app, services.dev, { db, guard, audit, publicUrl: config.publicUrl });
   await registerSpa(app, {

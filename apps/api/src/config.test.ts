@@ -85,6 +85,14 @@ const stripe = {
   RECEIPT_SELLER_NAME: 'Sonarworks SIA',
   RECEIPT_SELLER_ADDRESS: 'Street 1; Riga LV-1010; Latvia',
 };
+/** A real store, with the Admin API token finance's refunds use (ADR 0059). */
+const shopify = {
+  SHOPIFY_STORE_DOMAIN: 'soundid.myshopify.com',
+  SHOPIFY_STOREFRONT_TOKEN: 'public-storefront-token',
+  SHOPIFY_WEBHOOK_SECRET: 'f1441a9fbe627abddb9e6510733aadd4c824ad9e9d1e5518fdc1df756cc37ffe',
+  SHOPIFY_VOICE_AI_PRODUCT_IDS: 'gid://shopify/Product/7981234567890',
+  SHOPIFY_ADMIN_TOKEN: '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',
+};
 
 /** The message loadConfig refuses the environment with (fails the test when it is accepted). */
 function refusal(env: Record<string, string>): string {
@@ -157,17 +165,22 @@ describe('production refuses unsafe configuration (ADR 0027)', () => {
     ['STRIPE_WEBHOOK_SECRET', 'whsec_test'],
     ['SHOPIFY_WEBHOOK_SECRET', 'shopify'],
   ])('refuses a guessable %s, which would let anyone sign webhooks (ASVS 11.5.1)', (name, value) => {
-    const shopify = {
-      SHOPIFY_STORE_DOMAIN: 'soundid.myshopify.com',
-      SHOPIFY_STOREFRONT_TOKEN: 'public-storefront-token',
-      SHOPIFY_WEBHOOK_SECRET: 'f1441a9fbe627abddb9e6510733aadd4c824ad9e9d1e5518fdc1df756cc37ffe',
-      SHOPIFY_VOICE_AI_PRODUCT_IDS: 'gid://shopify/Product/7981234567890',
-    };
     expect(loadConfig({ ...production, DATA_DIR: dataDir(), ...stripe, ...shopify }).shopify).toBeDefined();
     const message = refusal({ ...production, ...stripe, ...shopify, [name]: value });
     expect(message).toContain(`${name}: `);
     // Outside production the sandbox's and the tests' simple secrets stay allowed.
     expect(loadConfig({ DATA_DIR: dataDir(), ...stripe, ...shopify, [name]: value })).toBeDefined();
+  });
+
+  it("with a store, asks for the Admin API token finance's refunds go through (ADR 0059); elsewhere it may wait", () => {
+    const { SHOPIFY_ADMIN_TOKEN: token, ...withoutToken } = shopify;
+    expect(refusal({ ...production, ...withoutToken })).toMatch(
+      /SHOPIFY_ADMIN_TOKEN: is required with the other SHOPIFY_\* in production/,
+    );
+    expect(loadConfig({ ...production, DATA_DIR: dataDir(), ...shopify }).shopify?.adminToken).toBe(token);
+    expect(loadConfig({ DATA_DIR: dataDir(), ...withoutToken }).shopify?.adminToken).toBeUndefined();
+    // Without a store it has nothing to refund.
+    expect(refusal({ SHOPIFY_ADMIN_TOKEN: token })).toMatch(/SHOPIFY_ADMIN_TOKEN: needs the other SHOPIFY_\*/);
   });
 
   it("refuses PASSWORD_HASH_COST=test, the test runs' cheap argon2id, naming the variable (ADR 0035)", () => {

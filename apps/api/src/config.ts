@@ -118,6 +118,8 @@ const envSchema = z
     SHOPIFY_STORE_DOMAIN: optionalString,
     SHOPIFY_STOREFRONT_TOKEN: optionalString,
     SHOPIFY_WEBHOOK_SECRET: optionalString,
+    /** A custom app's Admin API access token (write_orders): finance's refunds of storefront orders (ADR 0059). */
+    SHOPIFY_ADMIN_TOKEN: optionalString,
     /** Comma-separated Product GIDs of the voice AI perpetual licence (gid://shopify/Product/<number>). */
     SHOPIFY_VOICE_AI_PRODUCT_IDS: optionalString.pipe(
       z
@@ -245,6 +247,9 @@ const envSchema = z
         if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required with the other SHOPIFY_*' });
       }
     }
+    if (env.SHOPIFY_ADMIN_TOKEN && !env.SHOPIFY_STORE_DOMAIN) {
+      ctx.addIssue({ code: 'custom', path: ['SHOPIFY_ADMIN_TOKEN'], message: 'needs the other SHOPIFY_*' });
+    }
     // Card checkout likewise: a partial setup would take payments it cannot confirm.
     const stripeNames = ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET'] as const;
     if (stripeNames.some((name) => env[name])) {
@@ -272,6 +277,14 @@ const envSchema = z
     }
     for (const name of ['SESSION_SECRET', 'DATABASE_URL', 'PUBLIC_URL', 'ADMIN_TOKEN', 'SMTP_URL'] as const) {
       if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required in production' });
+    }
+    // Finance refunds storefront orders through the store's Admin API (ADR 0059).
+    if (env.SHOPIFY_STORE_DOMAIN && !env.SHOPIFY_ADMIN_TOKEN) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SHOPIFY_ADMIN_TOKEN'],
+        message: 'is required with the other SHOPIFY_* in production',
+      });
     }
     // A card payment's receipt names the seller and where it is (ADR 0058).
     if (env.STRIPE_SECRET_KEY) {
@@ -358,7 +371,14 @@ export interface Config {
     facebook?: { appId: string; appSecret: string; graphUrl?: string };
   };
   stripe?: { secretKey: string; publishableKey: string; webhookSecret: string; apiUrl?: string };
-  shopify?: { storeDomain: string; storefrontToken: string; webhookSecret: string; voiceAiProductIds: string[] };
+  shopify?: {
+    storeDomain: string;
+    storefrontToken: string;
+    webhookSecret: string;
+    voiceAiProductIds: string[];
+    /** The Admin API token finance's refunds use; unset (outside production only): refunds in the Shopify admin. */
+    adminToken?: string;
+  };
   /** PEM of the offline licence signing key; unset: DATA_DIR/offline-license-key.pem (not in production). */
   offlineLicenseSigningKey: string | undefined;
   /** Whether customers may activate offline (spec: development environment only, unless configured). */
@@ -496,6 +516,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
           storefrontToken: env.SHOPIFY_STOREFRONT_TOKEN,
           webhookSecret: env.SHOPIFY_WEBHOOK_SECRET,
           voiceAiProductIds: env.SHOPIFY_VOICE_AI_PRODUCT_IDS.split(',').map((id) => id.trim()),
+          ...(env.SHOPIFY_ADMIN_TOKEN && { adminToken: env.SHOPIFY_ADMIN_TOKEN }),
         },
       }),
   };

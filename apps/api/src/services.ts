@@ -33,6 +33,7 @@ import { AuditTrail } from './features/operators/audit-trail';
 import { OperatorAccounts } from './features/operators/operator-accounts';
 import { ConsoleCookie, OperatorGuard } from './features/operators/operator-guard';
 import { ReleaseService, stagingDirOf } from './features/releases/service';
+import { StorefrontRefunds } from './features/storefront/operator-refunds';
 import { StorefrontOrderService } from './features/storefront/order-fulfilment';
 import { TokenLedger } from './features/tokens/ledger';
 import { TOKEN_NOTICE_MAIL_JOB, TokenNotices, tokenNoticeJobs } from './features/tokens/notices';
@@ -43,6 +44,7 @@ import { JobQueue } from './integrations/job-queue';
 import { createSmtpTransport } from './integrations/mail/smtp-transport';
 import type { MailTransport } from './integrations/mail/types';
 import { createObjectStorage, DownloadTokens, type ObjectStorage } from './integrations/object-storage';
+import { ShopifyAdminClient } from './integrations/shopify/admin-api';
 import { createSocialVerifier } from './integrations/social';
 import { StripeCheckoutProvider } from './integrations/stripe';
 import type { Clock, Random } from './lib/clock';
@@ -116,6 +118,8 @@ export interface Services {
   checkout: CheckoutService;
   /** Undefined in production without SHOPIFY_*: no storefront. */
   storefrontOrders: StorefrontOrderService | undefined;
+  /** Finance's refunds of storefront orders through the store (ADR 0059); undefined without a storefront. */
+  storefrontRefunds: StorefrontRefunds | undefined;
   /** The back office's audit trail (ADR 0045). */
   audit: AuditTrail;
   /** The back office's operators (ADR 0044). */
@@ -290,6 +294,19 @@ export function createServices(options: ServiceOptions): Services {
       voiceAiProductIds: store.voiceAiProductIds,
     });
 
+  const devServices = dev && createDevServices(dev, { config, db, clock, random, checkout, storefrontOrders });
+  const shopifyAdmin = config.shopify
+    ? config.shopify.adminToken
+      ? new ShopifyAdminClient({
+          storeDomain: config.shopify.storeDomain,
+          accessToken: config.shopify.adminToken,
+          voiceAiProductIds: config.shopify.voiceAiProductIds,
+        })
+      : undefined
+    : devServices?.sandboxStoreAdmin;
+  const storefrontRefunds =
+    storefrontOrders && new StorefrontRefunds({ db, clock, orders: storefrontOrders, store: shopifyAdmin });
+
   const audit = new AuditTrail(db, clock, config.sessionSecret);
   const operators = new OperatorAccounts({
     db,
@@ -363,12 +380,13 @@ export function createServices(options: ServiceOptions): Services {
     cardCheckout,
     checkout,
     storefrontOrders,
+    storefrontRefunds,
     audit,
     operators,
     operatorGuard,
     consoleCookie,
     objectStorage,
     releases,
-    dev: dev && createDevServices(dev, { config, db, clock, random, checkout, storefrontOrders }),
+    dev: devServices,
   };
 }

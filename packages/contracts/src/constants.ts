@@ -80,6 +80,11 @@ export const PAYMENT_STATUS_MAX_RETRIES = 5;
 export const PAYMENT_STATUS_FIRST_DELAY_MS = 3000;
 export const PAYMENT_STATUS_DELAY_STEP_MS = 2000;
 export const STOREFRONT_API_VERSION = '2025-01';
+/**
+ * Shopify's Admin GraphQL API version the service refunds storefront orders with (ADR 0059):
+ * the first whose refundCreate takes an @idempotent key.
+ */
+export const SHOPIFY_ADMIN_API_VERSION = '2026-01';
 
 export const NOTIFICATION_TYPES = ['success', 'danger', 'cookies'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];

@@ -448,6 +448,31 @@ export const faults = {
     type: ExceptionType.Input,
     message: 'The X-Shopify-Webhook-Id header is missing.',
   },
+  // Finance's refunds of storefront orders (ADR 0059)
+  StorefrontOrderNotFound: { status: 404, type: ExceptionType.Input, message: 'Storefront order not found.' },
+  StorefrontOrderNotPaid: {
+    status: 409,
+    type: ExceptionType.Input,
+    message: 'This order has not been paid: no licence was granted, there is nothing to refund.',
+  },
+  /** Every licence of the order is refunded already, or the order was cancelled. */
+  StorefrontOrderRefunded: {
+    status: 409,
+    type: ExceptionType.Input,
+    message: 'Every licence of this order is already refunded, or the order was cancelled. Nothing was refunded.',
+  },
+  /** More licences asked for than are left to refund (`RefundableQuantity`), or the store refused the refund. */
+  StorefrontRefundInvalid: {
+    status: 409,
+    type: ExceptionType.Input,
+    message: 'This order has fewer licences left to refund than asked. Nothing was refunded.',
+  },
+  /** A real store without SHOPIFY_ADMIN_TOKEN (outside production): refund in the Shopify admin instead. */
+  StorefrontRefundsUnavailable: {
+    status: 503,
+    type: ExceptionType.Service,
+    message: 'Refunds of storefront orders are not set up here (SHOPIFY_ADMIN_TOKEN). Refund in the Shopify admin.',
+  },
 
   // Voice AI pay-as-you-go seats (voice-buy)
   OfflineActivationNeedsLicence: {

@@ -20,6 +20,20 @@ export const STOREFRONT_ACCESS_TOKEN_HEADER = 'X-Shopify-Storefront-Access-Token
 export const STOREFRONT_ORDER_STATUSES = ['pending', 'granted', 'unclaimed', 'refunded'] as const;
 export type StorefrontOrderStatus = (typeof STOREFRONT_ORDER_STATUSES)[number];
 
+/**
+ * Licences of a storefront order that a refund may still take back (ADR 0059): none while it is
+ * not paid (pending) or once every licence is refunded or the order cancelled (refunded).
+ */
+export function refundableLicences(order: {
+  Status: StorefrontOrderStatus;
+  Quantity: number;
+  RefundedQuantity: number;
+}): number {
+  return order.Status === 'granted' || order.Status === 'unclaimed'
+    ? Math.max(0, order.Quantity - order.RefundedQuantity)
+    : 0;
+}
+
 /** One storefront order as `npm run admin -- orders` shows it. */
 export const storefrontOrderSummarySchema = z.object({
   OrderId: z.string(),
@@ -43,6 +57,24 @@ export const storefrontOrderSummarySchema = z.object({
   Keys: z.array(z.object({ Key: z.string(), RegisteredTo: z.string().nullable(), Revoked: z.boolean() })),
 });
 export type StorefrontOrderSummary = z.infer<typeof storefrontOrderSummarySchema>;
+
+/** A storefront order as an operator types it: its number (`#1001` or `1001`) or Shopify's order id. */
+const STOREFRONT_ORDER_NUMBER = /^#?\s*(\d{1,20})$/;
+
+/** The digits of an order number or order id as typed (`#1001` → `1001`), or undefined when it is neither. */
+export function storefrontOrderDigits(text: string): string | undefined {
+  return STOREFRONT_ORDER_NUMBER.exec(text.trim())?.[1];
+}
+
+/** A storefront order named by an operator (ADR 0059), as the customer page and `orders` show it. */
+export const storefrontOrderReferenceSchema = z
+  .string()
+  .trim()
+  .max(25)
+  .refine((text) => storefrontOrderDigits(text) !== undefined, 'an order number such as #1001, or the order id');
+
+/** The most licences one refund of a storefront order names (a sandbox line holds at most 10). */
+export const STOREFRONT_REFUND_MAX_QUANTITY = 1000;
 
 /** What a Shopify order webhook delivery did (ADR 0010). */
 export const shopifyWebhookResultSchema = z.object({

@@ -79,6 +79,10 @@ Customers and catalogue:
   run-job <name> --reason <why>
                              Run a scheduled job now (release-idle-seats, purge-mail-log, token-expiry-notices)
   orders --email <address>   Storefront orders (perpetual licence) of an address or its account, with their keys
+  refund-order --order <#1001 | order id> [--quantity <n>] --reference <ticket> --reason <why>
+                             Refund a storefront order's licences through the store (Shopify, or the
+                             sandbox): all not refunded yet, or --quantity; its keys are taken back;
+                             the same reference refunds once
   payment-mismatches         Card payments not credited: amount or currency not as their checkout offered
   grant-tokens --email <address> --amount <n> --reason <why> [--reference <ticket>] [--expires-in-days <n>]
                              Credit voice AI tokens (valid 12 months, or --expires-in-days, 1 to 365);
@@ -529,6 +533,20 @@ const commands: Record<string, Command> = {
           console.log(`  ${key.Key}  ${key.Revoked ? 'revoked (refunded)' : (key.RegisteredTo ?? 'not registered')}`);
         }
       }
+    },
+  },
+  'refund-order': {
+    options: ['order', 'quantity', 'reference', 'reason'],
+    async run(args, api) {
+      const result = await api('AdminRefundStorefrontOrder', {
+        order: requireOption(args, 'order'),
+        ...(args.quantity === undefined ? {} : { quantity: positiveInteger(args, 'quantity') }),
+        reference: requireOption(args, 'reference'),
+        reason: requireOption(args, 'reason'),
+      });
+      console.log(
+        `${result.Name} (order ${result.OrderId}): ${result.RefundedQuantity} of ${result.Quantity} licence(s) refunded in all; ${result.Status}`,
+      );
     },
   },
   'payment-mismatches': {

@@ -106,6 +106,27 @@ export const storefrontOrderRefunds = pgTable(
   (t) => [primaryKey({ columns: [t.orderId, t.refundId] })],
 );
 
+/**
+ * The refunds finance asked the store for (AdminRefundStorefrontOrder, ADR 0059), one per order
+ * and reference: the same reference again refunds nothing more. What the refund did to the order
+ * is in storefront_order_refunds, as for any refund.
+ */
+export const storefrontOperatorRefunds = pgTable(
+  'storefront_operator_refunds',
+  {
+    orderId: text('order_id').notNull(),
+    /** The operator's reference (the console makes one per form). */
+    reference: text('reference').notNull(),
+    /** The store's numeric refund id, as its refunds/create carries it. */
+    refundId: text('refund_id').notNull(),
+    /** Licences this refund gave back. */
+    quantity: integer('quantity').notNull(),
+    operatorId: uuid('operator_id'),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.orderId, t.reference] })],
+);
+
 export const SHOPIFY_WEBHOOK_OUTCOMES = ['processing', 'granted', 'recorded', 'ignored', 'error', 'revoked'] as const;
 export type ShopifyWebhookOutcome = (typeof SHOPIFY_WEBHOOK_OUTCOMES)[number];
 
@@ -196,6 +217,42 @@ export const sandboxOrders = pgTable(
   (t) => [uniqueIndex('shopify_sandbox_orders_cart_key').on(t.cartToken)],
 );
 
+/** An order line a sandbox refund gave back: the line's number in the order and its units. */
+export interface SandboxRefundLine {
+  lineItemId: number;
+  quantity: number;
+}
+
+/**
+ * A refund of a sandbox order, made as Shopify's refundCreate makes one (ADR 0059): once per
+ * idempotency key, then told to the service by its signed refunds/create.
+ */
+export const sandboxRefunds = pgTable(
+  'shopify_sandbox_refunds',
+  {
+    /** Shopify-like numeric refund id. */
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity({ startWith: 7_000_000_000_001 }),
+    orderId: bigint('order_id', { mode: 'number' })
+      .notNull()
+      .references(() => sandboxOrders.id),
+    /** refundCreate's @idempotent key: the same key answers this refund again. */
+    idempotencyKey: text('idempotency_key').notNull(),
+    lines: jsonb('lines').$type<SandboxRefundLine[]>().notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    note: text('note'),
+    /** Its refunds/create delivery; a retry reuses the ids. */
+    delivery: jsonb('delivery').$type<SandboxWebhookDelivery>().notNull(),
+    createdAt: ts('created_at').notNull(),
+    /** When the handler accepted its refunds/create; null: deliver again. */
+    deliveredAt: ts('delivered_at'),
+  },
+  (t) => [
+    uniqueIndex('shopify_sandbox_refunds_key').on(t.idempotencyKey),
+    index('shopify_sandbox_refunds_order_idx').on(t.orderId),
+  ],
+);
+
 export type StorefrontOrderRow = typeof storefrontOrders.$inferSelect;
 export type SandboxCartRow = typeof sandboxCarts.$inferSelect;
 export type SandboxOrderRow = typeof sandboxOrders.$inferSelect;
+export type SandboxRefundRow = typeof sandboxRefunds.$inferSelect;

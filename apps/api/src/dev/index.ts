@@ -7,6 +7,7 @@ import type { StorefrontOrderService } from '../features/storefront/order-fulfil
 import type { CheckoutService } from '../features/voice-ai/checkout';
 import type { Clock, Random } from '../lib/clock';
 import { devMailboxRoutes } from './mailbox-routes';
+import { SandboxStoreAdmin } from './shopify-sandbox/admin';
 import { SANDBOX_STOREFRONT_TOKEN, SANDBOX_VOICE_AI_PRODUCT_IDS } from './shopify-sandbox/catalogue';
 import { sandboxStorefrontRoutes } from './shopify-sandbox/routes';
 import { SandboxStorefront } from './shopify-sandbox/storefront';
@@ -61,6 +62,8 @@ export interface DevServices {
   sandboxCardForm: SandboxCardForm | undefined;
   /** The sandbox storefront (with the Shopify stand-in). */
   sandboxStorefront: SandboxStorefront | undefined;
+  /** The sandbox store's refunds, as Shopify's Admin API makes them (with the Shopify stand-in, ADR 0059). */
+  sandboxStoreAdmin: SandboxStoreAdmin | undefined;
   /** The dev outbox is served (no SMTP_URL: mails stay in the database). */
   mailbox: boolean;
 }
@@ -80,18 +83,29 @@ export function createDevServices(
   const { checkoutProvider, storefront } = providers;
   // The sandbox processor's refunds read its payments and deliver to the webhook handler.
   checkoutProvider?.connect({ db, clock, deliver: (rawBody, signature) => checkout.handleWebhook(rawBody, signature) });
+  const sandboxStore = storefront && storefrontOrders && { storefront, orders: storefrontOrders };
   return {
     sandboxCardForm: checkoutProvider && new SandboxCardForm({ db, clock, provider: checkoutProvider, checkout }),
     sandboxStorefront:
-      storefront &&
-      storefrontOrders &&
+      sandboxStore &&
       new SandboxStorefront({
         db,
         clock,
         random,
         publicUrl: config.publicUrl,
-        webhookSecret: storefront.webhookSecret,
-        deliver: (delivery) => storefrontOrders.handleWebhook(delivery),
+        webhookSecret: sandboxStore.storefront.webhookSecret,
+        deliver: (delivery) => sandboxStore.orders.handleWebhook(delivery),
+      }),
+    sandboxStoreAdmin:
+      sandboxStore &&
+      new SandboxStoreAdmin({
+        db,
+        clock,
+        random,
+        storeDomain: new URL(config.publicUrl).host,
+        webhookSecret: sandboxStore.storefront.webhookSecret,
+        voiceAiProductIds: sandboxStore.storefront.voiceAiProductIds,
+        deliver: (delivery) => sandboxStore.orders.handleWebhook(delivery),
       }),
     mailbox: !config.smtpUrl,
   };

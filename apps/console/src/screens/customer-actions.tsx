@@ -4,6 +4,7 @@ import {
   LICENSE_KEY_LENGTH,
   normalizeLicenseKey,
   OPERATOR_REFERENCE_MAX_LENGTH,
+  refundableLicences,
   TOKEN_VALIDITY_MONTHS,
 } from '@soundid/contracts';
 import { useId, useState } from 'react';
@@ -15,6 +16,7 @@ type Page = CallResult<'AdminUser'>;
 type Licence = Page['Licences'][number];
 type Device = Licence['Devices'][number];
 type Payment = Page['CardPayments'][number];
+type StorefrontOrder = Page['StorefrontOrders'][number];
 
 /** What an action tells the page when it is done: the sentence to show, and the page read again. */
 export type Report = (message: string) => void;
@@ -321,6 +323,48 @@ export function RefundPayment({ payment, report }: { payment: Payment; report: R
     >
       <label htmlFor={id}>Amount in {payment.Currency.toUpperCase()} (empty: all that is left)</label>
       <input id={id} name="amount" type="number" min={0.01} step={0.01} inputMode="decimal" />
+      <ReferenceField />
+    </ActionDialog>
+  );
+}
+
+/**
+ * A storefront order refunded through the store (ADR 0059): the store refunds the money, and
+ * its refund takes the licences back (their keys revoked, their devices signed out).
+ */
+export function RefundStorefrontOrder({ order, report }: { order: StorefrontOrder; report: Report }) {
+  const id = useId();
+  const left = refundableLicences(order);
+  return (
+    <ActionDialog
+      label="Refund"
+      buttonName={`Refund order ${order.Name}`}
+      title={`Refund order ${order.Name}`}
+      description={`Refunds through the store, which pays the money back; the refunded licences are taken back at once (their keys stop working, their devices are signed out). ${plural(left, 'licence')} can be refunded.`}
+      confirm="Refund"
+      danger
+      check={({ quantity = '' }) => {
+        if (!quantity.trim()) return undefined;
+        const n = Number(quantity);
+        return Number.isInteger(n) && n > 0 && n <= left
+          ? undefined
+          : `Give a whole number of licences from 1 to ${left}, or leave it empty.`;
+      }}
+      run={(values) => {
+        const quantity = (values.quantity ?? '').trim();
+        return post('AdminRefundStorefrontOrder', {
+          order: order.OrderId,
+          ...(quantity ? { quantity: Number(quantity) } : {}),
+          reference: referenceOf(values),
+          reason: values.reason,
+        });
+      }}
+      onDone={(r) =>
+        report(`Order ${r.Name} refunded: ${r.RefundedQuantity} of ${plural(r.Quantity, 'licence')} refunded in all.`)
+      }
+    >
+      <label htmlFor={id}>Licences (empty: all {left} left)</label>
+      <input id={id} name="quantity" type="number" min={1} max={left} step={1} inputMode="numeric" />
       <ReferenceField />
     </ActionDialog>
   );

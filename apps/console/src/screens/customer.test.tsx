@@ -1,4 +1,4 @@
-import { AUDIT_REASON_MIN_LENGTH, type OperatorRole } from '@soundid/contracts';
+import { AUDIT_REASON_MIN_LENGTH, type CallResult, type OperatorRole } from '@soundid/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { customerPage, meAnswer, mockApi } from '../testing/api-mock';
@@ -255,5 +255,69 @@ describe('the customer page', () => {
       toEmail: 'dan@example.com',
       reason: 'bought under the wrong address',
     });
+  });
+});
+
+describe("the customer page's storefront orders", () => {
+  const order = (name: string, overrides: Partial<CallResult<'AdminUser'>['StorefrontOrders'][number]> = {}) => ({
+    OrderId: `82098291194615${name.slice(1)}`,
+    Name: name,
+    Email: 'carla@example.com',
+    Status: 'granted' as const,
+    Quantity: 2,
+    RefundedQuantity: 0,
+    Account: 'carla@example.com',
+    IsTest: false,
+    CreatedAt: '2026-01-07T10:00:00.000Z',
+    ReceiptUrl: null,
+    Keys: [{ Key: 'AAAAAA-BBBBBB-CCCCCC-DDDDDD', RegisteredTo: 'carla@example.com', Revoked: false }],
+    ...overrides,
+  });
+  const withOrders = {
+    '/api/admin/user': () => ({
+      Result: {
+        ...customerPage(),
+        StorefrontOrders: [order('#1001'), order('#1002', { Status: 'refunded', RefundedQuantity: 2 })],
+      },
+    }),
+  };
+
+  it('finance refunds an order with licences left, with a reason; support sees no Refund', async () => {
+    const support = openCustomer(['support'], withOrders);
+    await screen.findByRole('heading', { level: 2, name: 'Storefront orders' });
+    expect(screen.queryByRole('button', { name: 'Refund order #1001' })).toBeNull();
+    support.unmount();
+
+    const { api, user } = openCustomer(['finance'], {
+      ...withOrders,
+      '/api/admin/refund-storefront-order': () => ({
+        Result: { OrderId: '820982911946151001', Name: '#1001', Quantity: 2, RefundedQuantity: 1, Status: 'granted' },
+      }),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Refund order #1001' }));
+    // Every licence of #1002 is refunded: nothing to refund there.
+    expect(screen.queryByRole('button', { name: 'Refund order #1002' })).toBeNull();
+    const dialog = screen.getByRole('dialog', { name: 'Refund order #1001' });
+    expect(dialog).toHaveTextContent('2 licences can be refunded.');
+    const licences = within(dialog).getByLabelText('Licences (empty: all 2 left)');
+    await user.type(licences, '3');
+    await user.type(within(dialog).getByLabelText('Reason or ticket'), 'ticket F-7: asked within 30 days');
+    await user.click(within(dialog).getByRole('button', { name: 'Refund' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Give a whole number of licences from 1 to 2');
+    expect(api.to('/api/admin/refund-storefront-order')).toHaveLength(0);
+
+    await user.clear(licences);
+    await user.type(licences, '1');
+    await user.click(within(dialog).getByRole('button', { name: 'Refund' }));
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'Order #1001 refunded: 1 of 2 licences refunded in all.',
+    );
+    expect(api.to('/api/admin/refund-storefront-order')[0]?.body).toEqual({
+      order: '820982911946151001',
+      quantity: 1,
+      reference: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      reason: 'ticket F-7: asked within 30 days',
+    });
+    await waitFor(() => expect(api.to('/api/admin/user')).toHaveLength(2));
   });
 });

@@ -1,4 +1,4 @@
-import { type CallResult, formatAddress } from '@soundid/contracts';
+import { type CallResult, formatAddress, refundableLicences } from '@soundid/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -14,6 +14,7 @@ import {
   GrantTokens,
   MoveLicence,
   RefundPayment,
+  RefundStorefrontOrder,
   type Report,
   ResendVerification,
   ResetDeactivations,
@@ -259,7 +260,18 @@ function CustomerPage({ page, report }: { page: Page; report: Report }) {
       </Section>
 
       <Section title="Storefront orders" id="orders">
-        <Table head={['Order', 'Status', 'Quantity', 'Refunded', 'Placed', 'Keys']} empty="No storefront order.">
+        <Table
+          head={[
+            'Order',
+            'Status',
+            'Quantity',
+            'Refunded',
+            'Placed',
+            'Keys',
+            ...(can('AdminRefundStorefrontOrder') ? [''] : []),
+          ]}
+          empty="No storefront order."
+        >
           {page.StorefrontOrders.map((order) => (
             <tr key={order.OrderId}>
               <th scope="row">
@@ -280,6 +292,9 @@ function CustomerPage({ page, report }: { page: Page; report: Report }) {
                   ))}
                 </ul>
               </td>
+              {can('AdminRefundStorefrontOrder') && (
+                <td>{refundableLicences(order) > 0 && <RefundStorefrontOrder order={order} report={report} />}</td>
+              )}
             </tr>
           ))}
         </Table>

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { storefrontOrderSummarySchema } from '../storefront';
+import {
+  STOREFRONT_ORDER_STATUSES,
+  STOREFRONT_REFUND_MAX_QUANTITY,
+  storefrontOrderReferenceSchema,
+  storefrontOrderSummarySchema,
+} from '../storefront';
 import { TOKEN_EXPIRY_NOTICES_JOB } from '../token-notices';
 import { emailSchema, licenseKeySchema } from '../validators';
 import { invoiceTagSchema } from './checkout';
@@ -92,6 +97,20 @@ export const backOfficeCalls = {
   AdminRefundPayment: callBody({
     invoiceTag: invoiceTagSchema,
     amountInCents: z.number().int().positive().max(100_000_000).optional(),
+    reference: operatorReferenceSchema,
+    reason: auditReasonSchema,
+  }),
+  /**
+   * Finance: refunds the perpetual licences of a storefront order through the store (Shopify's
+   * Admin API refundCreate, or the sandbox store); the store's refunds/create then takes the
+   * licences back as for any refund (ADR 0032, 0059). `order` is the order's number (`#1001`)
+   * or Shopify's order id, as the customer page shows them. Without quantity, every licence of
+   * the order not refunded yet. The reference makes it happen once (it is the store's
+   * idempotency key too): the same reference again answers the order as it stands.
+   */
+  AdminRefundStorefrontOrder: callBody({
+    order: storefrontOrderReferenceSchema,
+    quantity: z.number().int().positive().max(STOREFRONT_REFUND_MAX_QUANTITY).optional(),
     reference: operatorReferenceSchema,
     reason: auditReasonSchema,
   }),
@@ -216,6 +235,14 @@ export const backOfficeResults = {
     InvoiceTag: z.string(),
     RefundedInCents: z.number(),
     AmountInCents: z.number(),
+  }),
+  /** The order as it stands after the refund: its licences, how many are refunded in all, its status. */
+  AdminRefundStorefrontOrder: z.object({
+    OrderId: z.string(),
+    Name: z.string(),
+    Quantity: z.number(),
+    RefundedQuantity: z.number(),
+    Status: z.enum(STOREFRONT_ORDER_STATUSES),
   }),
   AdminImportSerials: z.object({ Rows: z.number(), Added: z.number(), AlreadyPresent: z.number() }),
 } as const;

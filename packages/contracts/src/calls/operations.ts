@@ -351,6 +351,10 @@ const otherRouteInfo = {
   AdminRunJob: { auth: 'operator', summary: 'Admin: run a scheduled job now' },
   AdminWithdrawTokens: { auth: 'operator', summary: 'Finance: take voice AI tokens back' },
   AdminRefundPayment: { auth: 'operator', summary: 'Finance: refund a card payment through the payment provider' },
+  AdminRefundStorefrontOrder: {
+    auth: 'operator',
+    summary: "Finance: refund a storefront order's perpetual licences through the store",
+  },
   AdminImportSerials: { auth: 'operator', summary: 'Admin: import campaign serials from a CSV file, all or nothing' },
   GetDownloadCenter: { auth: 'session', summary: 'The installers of the products the customer holds or can try' },
   GetDownloadLink: { auth: 'session', summary: 'A short-lived link to one installer, for the signed-in customer' },

@@ -284,6 +284,7 @@ export const operatorCallRoles = {
   AdminPaymentMismatches: ['finance'],
   AdminWithdrawTokens: ['finance'],
   AdminRefundPayment: ['finance'],
+  AdminRefundStorefrontOrder: ['finance'],
   SandboxCheckoutRefund: ['finance'],
   // Admin: operators and roles; keys, upgrade codes and serials; the service itself.
   InviteOperator: ['admin'],

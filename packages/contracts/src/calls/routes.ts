@@ -91,6 +91,7 @@ export const otherCallPaths = {
   AdminRunJob: { method: 'POST', path: '/api/admin/run-job' },
   AdminWithdrawTokens: { method: 'POST', path: '/api/admin/withdraw-tokens' },
   AdminRefundPayment: { method: 'POST', path: '/api/admin/refund-payment' },
+  AdminRefundStorefrontOrder: { method: 'POST', path: '/api/admin/refund-storefront-order' },
   AdminImportSerials: { method: 'POST', path: '/api/admin/import-serials' },
   GetDownloadCenter: { method: 'POST', path: '/api/downloads/GetDownloadCenter' },
   GetDownloadLink: { method: 'POST', path: '/api/downloads/GetDownloadLink' },

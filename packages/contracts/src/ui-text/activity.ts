@@ -38,6 +38,7 @@ const supportActions: Record<string, string> = {
   AdminGrantTokens: 'added voice AI tokens',
   AdminMoveLicence: 'moved a license key',
   AdminRefundPayment: 'refunded a payment',
+  AdminRefundStorefrontOrder: 'refunded a store order',
   AdminResendVerification: 'sent a new verification email',
   AdminResetDeactivations: 'gave a license its deactivations back',
   AdminUndoLostReport: 'let a device reported lost use its license again',

@@ -7,6 +7,7 @@ import {
   type SandboxCartRow,
   type SandboxOrderLine,
   type SandboxOrderRow,
+  type SandboxWebhookDelivery,
   sandboxCarts,
   sandboxOrders,
 } from '../../db/storefront-schema';
@@ -236,14 +237,9 @@ export class SandboxStorefront {
   /** Sends the order's webhooks (a retry reuses their ids, so the handler applies each once). */
   private async deliverOrder(order: SandboxOrderRow): Promise<SandboxOrderRow> {
     for (const delivery of order.deliveries) {
-      const request = this.webhookRequest(order, delivery.topic, delivery.webhookId, delivery.eventId);
-      await this.deps.deliver({
-        rawBody: request.rawBody,
-        hmac: request.headers[SHOPIFY_WEBHOOK_HEADERS.hmac],
-        topic: delivery.topic,
-        webhookId: delivery.webhookId,
-        shopDomain: this.storeDomain,
-      });
+      await this.deps.deliver(
+        deliveryOf(this.webhookRequest(order, delivery.topic, delivery.webhookId, delivery.eventId)),
+      );
     }
     const deliveredAt = this.deps.clock.now();
     await this.deps.db.update(sandboxOrders).set({ deliveredAt }).where(eq(sandboxOrders.id, order.id));
@@ -251,27 +247,13 @@ export class SandboxStorefront {
   }
 
   /** A Shopify order webhook request for a sandbox order: the body, signed, and every X-Shopify-* header. */
-  webhookRequest(
-    order: SandboxOrderRow,
-    topic: string,
-    webhookId: string,
-    eventId: string,
-  ): { rawBody: Buffer; headers: Record<string, string> } {
-    const rawBody = Buffer.from(JSON.stringify(sandboxOrderPayload(order, this.storeDomain)));
-    const h = SHOPIFY_WEBHOOK_HEADERS;
-    return {
-      rawBody,
-      headers: {
-        'Content-Type': 'application/json',
-        [h.topic]: topic,
-        [h.hmac]: signShopifyWebhook(rawBody, this.deps.webhookSecret),
-        [h.shopDomain]: this.storeDomain,
-        [h.apiVersion]: STOREFRONT_API_VERSION,
-        [h.webhookId]: webhookId,
-        [h.eventId]: eventId,
-        [h.triggeredAt]: order.createdAt.toISOString(),
-      },
-    };
+  webhookRequest(order: SandboxOrderRow, topic: string, webhookId: string, eventId: string): SandboxWebhookRequest {
+    return sandboxWebhookRequest(sandboxOrderPayload(order, this.storeDomain), {
+      delivery: { topic, webhookId, eventId },
+      at: order.createdAt,
+      secret: this.deps.webhookSecret,
+      storeDomain: this.storeDomain,
+    });
   }
 
   // ── Helpers ─────────────────────────────────────────────────────────────
@@ -291,14 +273,59 @@ export class SandboxStorefront {
     return this.deps.random.bytes(bytes).toString('base64url');
   }
 
-  /** A version-4 UUID from the injected randomness (deterministic in tests). */
   private uuid(): string {
-    const b = this.deps.random.bytes(16);
-    b[6] = ((b[6] ?? 0) & 0x0f) | 0x40;
-    b[8] = ((b[8] ?? 0) & 0x3f) | 0x80;
-    const hex = b.toString('hex');
-    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+    return sandboxUuid(this.deps.random);
   }
+}
+
+/** A version-4 UUID from the injected randomness (deterministic in tests). */
+export function sandboxUuid(random: Random): string {
+  const b = random.bytes(16);
+  b[6] = ((b[6] ?? 0) & 0x0f) | 0x40;
+  b[8] = ((b[8] ?? 0) & 0x3f) | 0x80;
+  const hex = b.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** A webhook request as Shopify sends it: the raw body and every X-Shopify-* header. */
+export interface SandboxWebhookRequest {
+  rawBody: Buffer;
+  headers: Record<string, string>;
+}
+
+/** A sandbox webhook: the payload serialised, signed with the sandbox secret, with Shopify's headers. */
+export function sandboxWebhookRequest(
+  payload: Record<string, unknown>,
+  options: { delivery: SandboxWebhookDelivery; at: Date; secret: string; storeDomain: string },
+): SandboxWebhookRequest {
+  const { delivery, at, secret, storeDomain } = options;
+  const rawBody = Buffer.from(JSON.stringify(payload));
+  const h = SHOPIFY_WEBHOOK_HEADERS;
+  return {
+    rawBody,
+    headers: {
+      'Content-Type': 'application/json',
+      [h.topic]: delivery.topic,
+      [h.hmac]: signShopifyWebhook(rawBody, secret),
+      [h.shopDomain]: storeDomain,
+      [h.apiVersion]: STOREFRONT_API_VERSION,
+      [h.webhookId]: delivery.webhookId,
+      [h.eventId]: delivery.eventId,
+      [h.triggeredAt]: at.toISOString(),
+    },
+  };
+}
+
+/** The delivery the webhook handler reads from a request (what POST /api/webhooks/shopify would). */
+export function deliveryOf(request: SandboxWebhookRequest): ShopifyWebhookDelivery {
+  const h = SHOPIFY_WEBHOOK_HEADERS;
+  return {
+    rawBody: request.rawBody,
+    hmac: request.headers[h.hmac],
+    topic: request.headers[h.topic],
+    webhookId: request.headers[h.webhookId],
+    shopDomain: request.headers[h.shopDomain],
+  };
 }
 
 /** The checkout page of a cart (the key travels in the query, as in Shopify's checkout URLs). */
@@ -321,7 +348,7 @@ export function orderName(order: SandboxOrderRow): string {
 }
 
 /** Cents as Shopify's REST payloads write money: "99.00". */
-const restMoney = (cents: number) => (cents / 100).toFixed(2);
+export const restMoney = (cents: number) => (cents / 100).toFixed(2);
 
 function orderLines(lines: SandboxCartLine[]): SandboxOrderLine[] {
   return lines.map((line, i) => {

@@ -5,11 +5,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { TOTP_PERIOD_SECONDS } from '@soundid/contracts';
+import { eq } from 'drizzle-orm';
 import { generateSync } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpVerified } from '../../../test/accounts-flow';
 import { ADMIN_TOKEN, createTestApp, type TestApp } from '../../../test/kit/test-app';
 import { sandboxPurchase } from '../../../test/payment-webhooks';
+import { createSandboxCart, payCheckout } from '../../../test/storefront';
+import { storefrontOrders } from '../../db/storefront-schema';
 import { activate, ownKey } from '../licences/test-helpers';
 
 const run = promisify(execFile);
@@ -269,6 +272,34 @@ describe('npm run admin', { timeout: 120_000 }, () => {
     });
     await expect(cli([...withdraw, '--amount', '-5', '--reference', 'F-15', ...as(finance)])).rejects.toMatchObject({
       code: 2,
+    });
+  });
+
+  it('refunds a storefront order through the sandbox store, once per reference (ADR 0059)', async () => {
+    const finance = await t.operatorToken(['finance']);
+    await signUpVerified(t, 'order-refund@example.com');
+    const { checkoutUrl } = await createSandboxCart(t.app, 'order-refund@example.com', 2);
+    await payCheckout(t.app, checkoutUrl, 'order-refund@example.com');
+    const [order] = await t.database.db
+      .select()
+      .from(storefrontOrders)
+      .where(eq(storefrontOrders.email, 'order-refund@example.com'));
+    const name = order?.name ?? '';
+    const refund = ['refund-order', '--order', name, '--reason', 'ticket F-40', '--url', baseUrl, '--token', finance];
+    const one = [...refund, '--quantity', '1', '--reference', 'F-40a'];
+    const printed = `${name} (order ${order?.orderId}): 1 of 2 licence(s) refunded in all; granted\n`;
+    expect((await cli(one)).stdout).toBe(printed);
+    expect((await cli(one)).stdout).toBe(printed);
+    expect((await cli([...refund, '--reference', 'F-40b'])).stdout).toContain(
+      '2 of 2 licence(s) refunded in all; refunded',
+    );
+    await expect(cli([...refund, '--reference', 'F-40c'])).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('StorefrontOrderRefunded'),
+    });
+    await expect(cli(refund)).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--reference is required'),
     });
   });
 

@@ -8,14 +8,16 @@ import {
   LICENSE_KEY_LENGTH,
   licenceKeyEnding,
   normalizeLicenseKey,
+  storefrontOrderDigits,
 } from '@soundid/contracts';
-import { and, eq, inArray, isNotNull, like, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, like, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { devices, licenseKeys } from '../../db/licences-schema';
 import { likePrefix } from '../../db/like-prefix';
 import { checkoutSessions } from '../../db/payments-schema';
 import { users } from '../../db/schema';
 import { storefrontOrders } from '../../db/storefront-schema';
+import { storefrontOrderNamed } from '../storefront/order-summaries';
 
 /**
  * The operators' customer search (docs/api.md, Operators: AdminSearchCustomers). Each kind is one
@@ -30,9 +32,6 @@ interface Match {
   userId: string;
   matched: string;
 }
-
-/** A storefront order number as the operator types it: #1001 or 1001. */
-const ORDER_NUMBER = /^#?\s*(\d{1,20})$/;
 
 type Finder = (db: Queryable, query: string, want: number) => Promise<Match[]>;
 
@@ -92,12 +91,12 @@ const finders: Record<CustomerSearchKind, Finder> = {
    * the account of the address it was bought with.
    */
   async order(db, query, want) {
-    const digits = ORDER_NUMBER.exec(query)?.[1];
+    const digits = storefrontOrderDigits(query);
     if (!digits) return [];
     const orders = await db
       .select({ name: storefrontOrders.name, userId: storefrontOrders.userId, email: storefrontOrders.email })
       .from(storefrontOrders)
-      .where(or(eq(storefrontOrders.name, `#${digits}`), eq(storefrontOrders.orderId, digits)))
+      .where(storefrontOrderNamed(digits))
       .limit(want);
     const emails = orders.flatMap((o) => (o.userId === null && o.email ? [o.email] : []));
     const buyers =

@@ -285,6 +285,15 @@ export class StorefrontOrderService {
     return this.revokeRefunded(tx, row);
   }
 
+  /**
+   * A refund the store made at our own asking (AdminRefundStorefrontOrder, ADR 0059), as its
+   * answer gives it: applied in the caller's transaction by the code of its refunds/create, which
+   * then finds it recorded (or came first, and this finds it recorded).
+   */
+  async applyStoreRefund(tx: Transaction, refund: ShopifyRefund): Promise<void> {
+    await this.applyRefund(tx, REFUND_TOPIC, refund, undefined, this.deps.clock.now());
+  }
+
   /** Revokes the order's keys that its refunds call for and are not revoked yet. */
   private async revokeRefunded(tx: Transaction, row: StorefrontOrderRow): Promise<Effect> {
     const orderId = row.orderId;

@@ -1,10 +1,15 @@
 import type { StorefrontOrderSummary } from '@soundid/contracts';
-import { asc, desc, eq, inArray, or } from 'drizzle-orm';
+import { asc, desc, eq, inArray, or, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { licenseKeys } from '../../db/licences-schema';
 import { users } from '../../db/schema';
 import { storefrontOrderKeys, storefrontOrders } from '../../db/storefront-schema';
 import { formatLicenseKey } from '../licences/codes';
+
+/** The order of this number (`#1001`) or Shopify order id, as `storefrontOrderDigits` reads what an operator typed. */
+export function storefrontOrderNamed(digits: string): SQL | undefined {
+  return or(eq(storefrontOrders.name, `#${digits}`), eq(storefrontOrders.orderId, digits));
+}
 
 /**
  * The storefront orders bought with an address or granted to an account, with their keys in full

@@ -80,6 +80,28 @@ describe('with SHOPIFY_* set (the real store)', () => {
       expect.stringMatching(/^\*{6}-\*{6}-\*{6}-\w{6}$/),
     );
   });
+
+  it("without SHOPIFY_ADMIN_TOKEN (outside production only), finance's refund says to refund in the Shopify admin (503), and changes nothing; the sandbox store stays out", async () => {
+    await signUpVerified(t, 'no-admin@example.com');
+    const order = shopifyOrder({
+      email: 'no-admin@example.com',
+      lines: [{ productId: 7981234567890, variantId: 43000000000001, quantity: 1 }],
+    });
+    await deliverShopifyWebhook(t.app, { body: order, secret: SHOPIFY.SHOPIFY_WEBHOOK_SECRET });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/refund-storefront-order',
+      payload: { order: order.name, reference: 'T-1', reason: 'customer asked' },
+      headers: { authorization: `Bearer ${await t.operatorToken(['finance'])}` },
+    });
+    expect([res.statusCode, faultOf(res)]).toEqual([503, 'StorefrontRefundsUnavailable']);
+    expect(t.services.dev?.sandboxStoreAdmin).toBeUndefined();
+    const [row] = await t.database.db
+      .select()
+      .from(storefrontOrders)
+      .where(eq(storefrontOrders.orderId, String(order.id)));
+    expect(row).toMatchObject({ status: 'granted', refundedQuantity: 0 });
+  });
 });
 
 describe('in production without SHOPIFY_*', () => {
