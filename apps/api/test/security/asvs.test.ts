@@ -108,7 +108,7 @@ describe('session cookie (ASVS 3.3.1, 3.3.2, 3.3.3, 3.3.4, 3.5.1)', () => {
       expect([res.statusCode, faultOf(res)], url).toEqual([403, 'SoftwareHeaderMissing']);
     }
     expect(await licenceList(t, session)).toEqual(list);
-  });
+  }, 120_000); // every call of the registry, one by one: a hang guard with room for a loaded CI machine (CI saw 30 s)
 });
 
 describe('security headers on every response (ASVS 3.4.1, 3.4.3, 3.4.4, 3.4.5, 3.4.6, 3.4.8)', () => {

@@ -367,7 +367,7 @@ describe('token ledger state machine', () => {
       }),
       { numRuns: RUNS, seed: 20261122 },
     );
-  });
+  }, 120_000); // fast-check's runs, each a fresh customer: a hang guard with room for a loaded CI machine (CI saw 56 s)
 
   it('concurrent spends and retries in any interleaving charge each request once and never overdraw', async () => {
     const spend = fc.record({ seconds: fc.integer({ min: 1, max: 30 }), requestId: requestIds });
