@@ -217,7 +217,10 @@ export class TokenNotices implements SpendWatcher {
     });
     const [only] = lots;
     if (!only) return undefined;
-    return { userId, mail: lots.length === 1 ? expiryMail({ to, ...only, ...links }) : expiryDigestMail(to, lots, publicUrl) };
+    return {
+      userId,
+      mail: lots.length === 1 ? expiryMail({ to, ...only, ...links }) : expiryDigestMail(to, lots, publicUrl),
+    };
   }
 }
 
