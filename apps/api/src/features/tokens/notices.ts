@@ -162,7 +162,10 @@ export class TokenNotices implements SpendWatcher {
         })
         .from(tokenLots)
         .leftJoin(notificationPreferences, eq(notificationPreferences.userId, tokenLots.userId))
-        .where(and(inArray(tokenLots.id, lotIds), dueLots(kind, now)));
+        .where(and(inArray(tokenLots.id, lotIds), dueLots(kind, now)))
+        // Every replica writes a page's rows in one order: two sweeps at once wait on each other's
+        // first row instead of locking rows crosswise (a deadlock), and one of them writes them all.
+        .orderBy(asc(tokenLots.id));
       const written = await tx
         .insert(tokenNotices)
         .select(due)
