@@ -183,6 +183,24 @@ describe('finance refunds a storefront order through the store (ASVS 2.3.2, 8.2.
     expect(await auditOf(order.orderId)).toHaveLength(1);
   });
 
+  it('two refunds of the last licence at once under different references: the store refunds one, the other is refused (ASVS 2.3.4)', async () => {
+    const { email, userId, order } = await bought('burst');
+    // Both pass the service's early check (one licence left) before either has reached the store;
+    // the store's own ledger, one refund of an order at a time, is the limit.
+    const answers = await Promise.all(
+      ['burst-a', 'burst-b', 'burst-c'].map((reference) => refund(order.name, { quantity: 1, reference })),
+    );
+    const outcomes = answers.map((res) => [res.statusCode, res.statusCode === 200 ? 'refunded' : faultOf(res)]);
+    expect(outcomes.filter(([status]) => status === 200)).toHaveLength(1);
+    for (const refused of outcomes.filter(([status]) => status !== 200)) {
+      expect(refused).toEqual([409, expect.stringMatching(/^StorefrontRefundInvalid|StorefrontOrderRefunded$/)]);
+    }
+    expect(await refundsOfSandbox(order.orderId)).toHaveLength(1);
+    expect(await auditOf(order.orderId)).toHaveLength(1);
+    expect(await liveKeys(userId)).toEqual([]);
+    expect((await orderOf(email))?.refundedQuantity).toBe(1);
+  });
+
   it('an order refunded already or cancelled is a clear Fault, never a 5xx; nothing is refunded again', async () => {
     const { order } = await bought('twice');
     expect((await refund(order.name)).statusCode).toBe(200);

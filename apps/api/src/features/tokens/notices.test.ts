@@ -172,6 +172,23 @@ describe('expiry notices', () => {
     expect(await t.services.tokenNotices.sweep()).toMatchObject({ noticed: 0 });
   });
 
+  it('a mail job queued before mails were grouped ({ noticeId }) still sends its one-lot mail', async () => {
+    const email = 'queued.before@example.com';
+    await signUpVerified(t, email);
+    const grantedAt = lotGrantedAt();
+    await grant(email, 400, 'queued-before-lot');
+    moveTo(grantedAt, 7);
+    expect(await sweep()).toMatchObject({ noticed: 1 });
+    // The job as the service queued it until ADR 0057's addendum, for the notice just written.
+    await t.database.db.execute(sql`delete from pgboss.job where name = ${TOKEN_NOTICE_MAIL_JOB}`);
+    const [notice] = (
+      (await t.database.db.execute(sql`select id from token_notices`)) as unknown as { rows: { id: string }[] }
+    ).rows;
+    await t.services.jobs.enqueue(TOKEN_NOTICE_MAIL_JOB, { noticeId: notice?.id });
+    expect(await sendMails()).toEqual([{ sent: true }]);
+    expect(await expiryMails(email)).toEqual(['400 SoundID VoiceAI tokens expire in 7 days']);
+  });
+
   it('two sweeps at once write each notice once and queue one mail per customer', async () => {
     const grantedAt = lotGrantedAt();
     for (const n of [1, 2, 3]) {
