@@ -30,18 +30,63 @@ const counterQuery = (db: Database) =>
     .prepare('attempt_counter');
 
 /**
+ * The sign-in's reservation (see `reserve`), prepared once: every password check and second
+ * factor runs it, and a prepared statement spares the database its parse and plan each time
+ * (docs/benchmarks.md, sign-in with TOTP). Placeholders: scope, key, now, windowStart, max.
+ */
+const reserveQuery = (db: Database) => {
+  const now = sql.placeholder('now');
+  const freshWindow = sql`${attemptCounters.windowStartedAt} <= ${sql.placeholder('windowStart')}::timestamptz`;
+  const lockOver = sql`${attemptCounters.lockedUntil} <= ${now}::timestamptz`;
+  return db
+    .insert(attemptCounters)
+    .values({
+      scope: sql.placeholder('scope'),
+      key: sql.placeholder('key'),
+      count: 1,
+      windowStartedAt: sql`${now}::timestamptz`,
+      lockedUntil: null,
+    })
+    .onConflictDoUpdate({
+      target: [attemptCounters.scope, attemptCounters.key],
+      set: {
+        count: sql`case when ${freshWindow} then 1 when ${lockOver} then ${sql.placeholder('max')}::integer else ${attemptCounters.count} + 1 end`,
+        windowStartedAt: sql`case when ${freshWindow} then ${now}::timestamptz else ${attemptCounters.windowStartedAt} end`,
+        lockedUntil: sql`case when ${freshWindow} or ${lockOver} then null else ${attemptCounters.lockedUntil} end`,
+      },
+    })
+    .returning({ count: attemptCounters.count, lockedUntil: attemptCounters.lockedUntil })
+    .prepare('attempt_reserve');
+};
+
+/** A successful attempt's release (see `release`), prepared once. Placeholders: scope, key, now. */
+const releaseQuery = (db: Database) =>
+  db
+    .delete(attemptCounters)
+    .where(
+      sql`${attemptCounters.scope} = ${sql.placeholder('scope')} and ${attemptCounters.key} = ${sql.placeholder('key')}
+        and (${attemptCounters.lockedUntil} is null or ${attemptCounters.lockedUntil} <= ${sql.placeholder('now')}::timestamptz)`,
+    )
+    .returning({ key: attemptCounters.key })
+    .prepare('attempt_release');
+
+/**
  * Attempt counters kept in the database, so that every replica counts the same attempts.
  * Each change is one atomic upsert: concurrent failures cannot slip past the limit.
  */
 export class AttemptLimiter {
   /** The counter of a key, prepared once: sign-in reads it on every attempt. */
   private readonly counter: ReturnType<typeof counterQuery>;
+  private readonly reservation: ReturnType<typeof reserveQuery>;
+  private readonly releasing: ReturnType<typeof releaseQuery>;
 
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
   ) {
     this.counter = counterQuery(db);
+    this.reservation = reserveQuery(db);
+    this.releasing = releaseQuery(db);
   }
 
   async isLocked(rule: LimitRule, key: string): Promise<boolean> {
@@ -111,20 +156,7 @@ export class AttemptLimiter {
   async reserve(rule: LockingRule, key: string): Promise<Reservation> {
     const now = this.clock.now();
     const windowStart = new Date(now.getTime() - rule.windowMinutes * 60_000);
-    const freshWindow = sql`${attemptCounters.windowStartedAt} <= ${windowStart}::timestamptz`;
-    const lockOver = sql`${attemptCounters.lockedUntil} <= ${now}::timestamptz`;
-    const [row] = await this.db
-      .insert(attemptCounters)
-      .values({ scope: rule.scope, key, count: 1, windowStartedAt: now, lockedUntil: null })
-      .onConflictDoUpdate({
-        target: [attemptCounters.scope, attemptCounters.key],
-        set: {
-          count: sql`case when ${freshWindow} then 1 when ${lockOver} then ${rule.max}::integer else ${attemptCounters.count} + 1 end`,
-          windowStartedAt: sql`case when ${freshWindow} then ${now}::timestamptz else ${attemptCounters.windowStartedAt} end`,
-          lockedUntil: sql`case when ${freshWindow} or ${lockOver} then null else ${attemptCounters.lockedUntil} end`,
-        },
-      })
-      .returning({ count: attemptCounters.count, lockedUntil: attemptCounters.lockedUntil });
+    const [row] = await this.reservation.execute({ scope: rule.scope, key, now, windowStart, max: rule.max });
     const count = row?.count ?? Number.POSITIVE_INFINITY;
     const locked = row?.lockedUntil ? row.lockedUntil > now : false;
     return { admitted: !locked && count <= rule.max, count };
@@ -154,12 +186,7 @@ export class AttemptLimiter {
    */
   async release(rule: LockingRule, key: string): Promise<boolean> {
     const now = this.clock.now();
-    const where = sql`${attemptCounters.scope} = ${rule.scope} and ${attemptCounters.key} = ${key}`;
-    const unlocked = sql`(${attemptCounters.lockedUntil} is null or ${attemptCounters.lockedUntil} <= ${now}::timestamptz)`;
-    const released = await this.db
-      .delete(attemptCounters)
-      .where(sql`${where} and ${unlocked}`)
-      .returning({ key: attemptCounters.key });
+    const released = await this.releasing.execute({ scope: rule.scope, key, now });
     if (released.length > 0) return true;
     // Nothing deleted: no counter (fine), or a locked one. A lock is only ever set, never lifted
     // early but by a password reset, so a fresh read tells which.

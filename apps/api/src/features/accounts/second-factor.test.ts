@@ -180,6 +180,36 @@ describe('signing in with a second factor (ASVS 6.5.1, 6.5.5, 7.2.4)', () => {
     const code = codeAt(secret);
     const answers = await Promise.all(challenges.map((challenge) => second(challenge, code)));
     expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 401]);
+    // The loser's code was the one refused, not its challenge: the next step's code completes it.
+    const loser = answers.findIndex((a) => a.statusCode === 401);
+    expect(faultOf(answers[loser] as (typeof answers)[number])).toBe('SecondFactorCodeInvalid');
+    nextStep();
+    expect((await second(challenges[loser] as string, codeAt(secret))).statusCode).toBe(200);
+  });
+
+  it('leaves a challenge for the next try after a wrong or replayed code (ASVS 6.5.1)', async () => {
+    const { email, secret } = await withTotp('retry');
+    const used = codeAt(secret);
+    expect((await second(challengeOf(await login(email)), used)).statusCode).toBe(200);
+    const challenge = challengeOf(await login(email));
+    expect(faultOf(await second(challenge, used))).toBe('SecondFactorCodeInvalid'); // a replay
+    nextStep();
+    const wrong = String((Number(codeAt(secret)) + 1) % 1_000_000).padStart(6, '0');
+    expect(faultOf(await second(challenge, wrong))).toBe('SecondFactorCodeInvalid');
+    const done = await second(challenge, codeAt(secret));
+    expect(done.statusCode).toBe(200);
+    expect(done.json().Result.User.Email).toBe(email);
+  });
+
+  it('signs one challenge in once when two right codes (this step and the last) race for it (ASVS 6.5.1)', async () => {
+    const { email, secret } = await withTotp('one-challenge');
+    nextStep(); // the last step's code was not used either
+    const challenge = challengeOf(await login(email));
+    const answers = await Promise.all([second(challenge, codeAt(secret, -1)), second(challenge, codeAt(secret))]);
+    expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(1);
+    expect(answers.map(faultOf).filter(Boolean)).toEqual(['SecondFactorChallengeInvalid']);
+    const sessions = answers.map((a) => a.json().Token).filter(Boolean);
+    expect(sessions).toHaveLength(1);
   });
 
   it('lets a challenge live 5 minutes', async () => {

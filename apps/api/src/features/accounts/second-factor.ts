@@ -1,5 +1,5 @@
 import { RECOVERY_CODE_COUNT, RECOVERY_CODE_LENGTH, SIGN_IN_CHALLENGE_MINUTES } from '@soundid/contracts';
-import { and, count, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, count, eq, getTableColumns, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client';
 import { users } from '../../db/schema';
 import { recoveryCodes, signInChallenges, totpFactors } from '../../db/second-factor-schema';
@@ -12,6 +12,7 @@ import { recordAccountEvent } from '../activity/events';
 import type { Mailer } from '../mail/mailer';
 import type { AttemptLimiter, LockingRule } from './attempt-limits';
 import { recoveryCodeUsedMail, twoStepTurnedOffMail } from './mails';
+import type { UserRow } from './users-repo';
 
 export interface SecondFactorDeps {
   db: Database;
@@ -30,6 +31,8 @@ export const totpSecretBox = (serviceSecret: string, random: Random) =>
   new SecretBox(serviceSecret, 'totp-secret', random);
 
 const RECOVERY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
+/** A code of digits is an authenticator's; anything else is taken for a recovery code. */
+const TOTP_CODE = /^\d+$/;
 
 /** A proven second factor: which kind, and for TOTP the time step it was accepted at. */
 type Proof = { kind: 'totp'; step: number } | { kind: 'recovery' };
@@ -123,38 +126,52 @@ export class SecondFactorService {
   async challenge(db: Queryable, userId: string, keepMeSignedIn: boolean): Promise<string> {
     const challenge = newOpaqueToken(this.deps.random);
     const now = this.deps.clock.now();
-    // Old challenges of this account go as new ones are made: the table holds only live ones.
+    // Old challenges of this account go as new ones are made, in the same statement: the table
+    // holds only live ones, and a sign-in costs one round trip for it (docs/benchmarks.md).
+    const gone = db.$with('gone').as(
+      db
+        .delete(signInChallenges)
+        .where(
+          and(
+            eq(signInChallenges.userId, userId),
+            or(lt(signInChallenges.expiresAt, now), isNotNull(signInChallenges.usedAt)),
+          ),
+        )
+        .returning({ id: signInChallenges.id }),
+    );
     await db
-      .delete(signInChallenges)
-      .where(
-        and(
-          eq(signInChallenges.userId, userId),
-          or(lt(signInChallenges.expiresAt, now), isNotNull(signInChallenges.usedAt)),
-        ),
-      );
-    await db.insert(signInChallenges).values({
-      challengeHash: hashToken(challenge),
-      userId,
-      keepMeSignedIn,
-      createdAt: now,
-      expiresAt: addMinutes(now, SIGN_IN_CHALLENGE_MINUTES),
-    });
+      .with(gone)
+      .insert(signInChallenges)
+      .values({
+        challengeHash: hashToken(challenge),
+        userId,
+        keepMeSignedIn,
+        createdAt: now,
+        expiresAt: addMinutes(now, SIGN_IN_CHALLENGE_MINUTES),
+      });
     return challenge;
   }
 
   /**
    * Completes a challenged sign-in: the challenge is live and unused, the attempt is reserved
    * under the sign-in lockout before the code is checked (ADR 0028), and the challenge is used
-   * up by the same transaction that accepts the code. Answers the account and the challenge's
+   * up by the same statement that accepts the code. Answers the account and the challenge's
    * keep-me-signed-in choice; a wrong code counts as a failed sign-in.
    */
-  async complete(challenge: string, code: string): Promise<{ userId: string; email: string; keepMeSignedIn: boolean }> {
+  async complete(challenge: string, code: string): Promise<{ user: UserRow; keepMeSignedIn: boolean }> {
     const { db, clock, limiter, loginLimit } = this.deps;
     const now = clock.now();
+    // The challenge, its account and the account's authenticator, in one read.
     const [found] = await db
-      .select({ id: signInChallenges.id, userId: signInChallenges.userId, email: users.email })
+      .select({
+        id: signInChallenges.id,
+        user: getTableColumns(users),
+        sealedSecret: totpFactors.sealedSecret,
+        lastUsedStep: totpFactors.lastUsedStep,
+      })
       .from(signInChallenges)
       .innerJoin(users, eq(users.id, signInChallenges.userId))
+      .leftJoin(totpFactors, and(eq(totpFactors.userId, users.id), isNotNull(totpFactors.confirmedAt)))
       .where(
         and(
           eq(signInChallenges.challengeHash, hashToken(challenge)),
@@ -164,37 +181,94 @@ export class SecondFactorService {
       )
       .limit(1);
     if (!found) throw new Fault('SecondFactorChallengeInvalid');
-    const reservation = await limiter.reserve(loginLimit, found.email);
+    const { user } = found;
+    const reservation = await limiter.reserve(loginLimit, user.email);
     if (!reservation.admitted) throw new Fault('AttemptOverLimitLogin');
     let outcome: { proof: Proof; keepMeSignedIn: boolean };
     try {
-      outcome = await db.transaction(async (tx) => {
-        const [used] = await tx
-          .update(signInChallenges)
-          .set({ usedAt: now })
-          .where(and(eq(signInChallenges.id, found.id), isNull(signInChallenges.usedAt)))
-          .returning({ keepMeSignedIn: signInChallenges.keepMeSignedIn });
-        if (!used) throw new Fault('SecondFactorChallengeInvalid');
-        return { proof: await this.prove(tx, found.userId, code), keepMeSignedIn: used.keepMeSignedIn };
-      });
+      outcome =
+        found.sealedSecret !== null && TOTP_CODE.test(code)
+          ? await this.completeWithTotp(
+              found.id,
+              user.id,
+              { sealedSecret: found.sealedSecret, lastUsedStep: found.lastUsedStep },
+              code,
+            )
+          : await db.transaction(async (tx) => {
+              const [used] = await tx
+                .update(signInChallenges)
+                .set({ usedAt: now })
+                .where(and(eq(signInChallenges.id, found.id), isNull(signInChallenges.usedAt)))
+                .returning({ keepMeSignedIn: signInChallenges.keepMeSignedIn });
+              if (!used) throw new Fault('SecondFactorChallengeInvalid');
+              return { proof: await this.prove(tx, user.id, code), keepMeSignedIn: used.keepMeSignedIn };
+            });
     } catch (error) {
       if (error instanceof Fault && error.faultName === 'SecondFactorCodeInvalid') {
         await db
           .update(signInChallenges)
           .set({ failures: sql`${signInChallenges.failures} + 1` })
           .where(eq(signInChallenges.id, found.id));
-        if (await limiter.fail(loginLimit, found.email, reservation)) throw new Fault('AttemptOverLimitLogin');
+        if (await limiter.fail(loginLimit, user.email, reservation)) throw new Fault('AttemptOverLimitLogin');
       }
       throw error;
     }
-    if (!(await limiter.release(loginLimit, found.email))) throw new Fault('AttemptOverLimitLogin');
+    if (!(await limiter.release(loginLimit, user.email))) throw new Fault('AttemptOverLimitLogin');
     if (outcome.proof.kind === 'recovery') {
-      const { RecoveryCodesLeft } = await this.status(found.userId);
-      await this.deps.mailer.send(recoveryCodeUsedMail({ to: found.email, at: now, left: RecoveryCodesLeft }), {
-        userId: found.userId,
+      const { RecoveryCodesLeft } = await this.status(user.id);
+      await this.deps.mailer.send(recoveryCodeUsedMail({ to: user.email, at: now, left: RecoveryCodesLeft }), {
+        userId: user.id,
       });
     }
-    return { userId: found.userId, email: found.email, keepMeSignedIn: outcome.keepMeSignedIn };
+    return { user, keepMeSignedIn: outcome.keepMeSignedIn };
+  }
+
+  /**
+   * A sign-in's TOTP code, checked against the authenticator read with the challenge, then
+   * accepted in one statement: the last accepted step moves forward only past its stored value
+   * (of two requests with one code, one passes) and only while the challenge is unused, and the
+   * challenge is used up only where the step moved, so a wrong or replayed code leaves it for
+   * the next try, as a transaction would, at one round trip (docs/benchmarks.md).
+   */
+  private async completeWithTotp(
+    challengeId: string,
+    userId: string,
+    factor: { sealedSecret: string; lastUsedStep: number | null },
+    code: string,
+  ): Promise<{ proof: Proof; keepMeSignedIn: boolean }> {
+    const { db, clock } = this.deps;
+    const now = clock.now();
+    const step = this.totpStep(factor.sealedSecret, code, factor.lastUsedStep);
+    if (step === undefined) throw new Fault('SecondFactorCodeInvalid');
+    const unusedChallenge = and(eq(signInChallenges.id, challengeId), isNull(signInChallenges.usedAt));
+    const moved = db.$with('moved').as(
+      db
+        .update(totpFactors)
+        .set({ lastUsedStep: step })
+        .where(
+          and(
+            eq(totpFactors.userId, userId),
+            isNotNull(totpFactors.confirmedAt),
+            or(isNull(totpFactors.lastUsedStep), lt(totpFactors.lastUsedStep, step)),
+            sql`exists (select 1 from ${signInChallenges} where ${unusedChallenge})`,
+          ),
+        )
+        .returning({ userId: totpFactors.userId }),
+    );
+    const [used] = await db
+      .with(moved)
+      .update(signInChallenges)
+      .set({ usedAt: now })
+      .where(and(unusedChallenge, sql`exists (select 1 from ${moved})`))
+      .returning({ keepMeSignedIn: signInChallenges.keepMeSignedIn });
+    if (used) return { proof: { kind: 'totp', step }, keepMeSignedIn: used.keepMeSignedIn };
+    // Nothing accepted: the challenge was used meanwhile, or the code's step was (a replay).
+    const [challengeNow] = await db
+      .select({ usedAt: signInChallenges.usedAt })
+      .from(signInChallenges)
+      .where(eq(signInChallenges.id, challengeId));
+    if (!challengeNow || challengeNow.usedAt) throw new Fault('SecondFactorChallengeInvalid');
+    throw new Fault('SecondFactorCodeInvalid');
   }
 
   /**
@@ -228,7 +302,7 @@ export class SecondFactorService {
       .where(and(eq(totpFactors.userId, userId), isNotNull(totpFactors.confirmedAt)))
       .limit(1);
     if (!factor) throw new Fault('TotpNotEnabled');
-    if (/^\d+$/.test(code)) {
+    if (TOTP_CODE.test(code)) {
       const step = this.totpStep(factor.sealedSecret, code, factor.lastUsedStep);
       if (step === undefined) throw new Fault('SecondFactorCodeInvalid');
       // Only a later step moves forward: of two parallel requests with one code, one passes.

@@ -52,9 +52,9 @@ import {
   findUserById,
   isUniqueViolation,
   normalizeEmail,
+  signInUserByEmailQuery,
   toUser,
   type UserRow,
-  userByEmailQuery,
 } from './users-repo';
 
 export const LOGIN_LIMIT: LockingRule = {
@@ -173,10 +173,10 @@ export class AccountService {
   private readonly afterAnswer = new Set<Promise<unknown>>();
 
   /** Sign-in's account lookup, prepared once. */
-  private readonly userByEmail: ReturnType<ReturnType<typeof userByEmailQuery>['prepare']>;
+  private readonly userByEmail: ReturnType<ReturnType<typeof signInUserByEmailQuery>['prepare']>;
 
   constructor(private readonly deps: AccountServiceDeps) {
-    this.userByEmail = userByEmailQuery(deps.db).prepare('user_by_email');
+    this.userByEmail = signInUserByEmailQuery(deps.db).prepare('sign_in_user_by_email');
   }
 
   /** Resolves once the work started after earlier answers is done (shutdown, tests). */
@@ -346,7 +346,7 @@ export class AccountService {
    * is locked for 5 minutes, even for the right password. Unknown addresses cost a hash
    * verification too, so that timing does not tell which addresses exist.
    */
-  private async checkCredentials(email: string, password: string): Promise<UserRow> {
+  private async checkCredentials(email: string, password: string): Promise<UserRow & { secondFactor: boolean }> {
     const checked = await this.checkPassword(email, password, async () => {
       const [user] = await this.userByEmail.execute({ email: normalizeEmail(email) });
       return { found: user, passwordHash: user?.passwordHash };
@@ -391,8 +391,10 @@ export class AccountService {
       const linkLive = latest && !latest.usedAt && latest.expiresAt > this.deps.clock.now();
       throw new Fault(linkLive ? 'UserLoginEmailNotVerified' : 'UserLoginEmailUnverifiedAndLinkExpired');
     }
-    const challenge = await this.secondFactorChallenge(this.deps.db, user.id, keepMeSignedIn);
-    if (challenge) throw new Fault('SecondFactorRequired', { Challenge: challenge });
+    if (user.secondFactor) {
+      const challenge = await this.deps.secondFactor.challenge(this.deps.db, user.id, keepMeSignedIn);
+      throw new Fault('SecondFactorRequired', { Challenge: challenge });
+    }
     const session = await this.deps.sessions.issue(this.deps.db, user.id, keepMeSignedIn, meta);
     return { session, user: toUser(user) };
   }
@@ -409,9 +411,7 @@ export class AccountService {
 
   /** The second step of a challenged sign-in: a TOTP or recovery code; answers as sign-in does. */
   async loginSecondFactor(challenge: string, code: string, meta: ClientMeta): Promise<SignedIn> {
-    const { userId, keepMeSignedIn } = await this.deps.secondFactor.complete(challenge, code);
-    const user = await findUserById(this.deps.db, userId);
-    if (!user) throw new Fault('SecondFactorChallengeInvalid');
+    const { user, keepMeSignedIn } = await this.deps.secondFactor.complete(challenge, code);
     const session = await this.deps.sessions.issue(this.deps.db, user.id, keepMeSignedIn, meta);
     return { session, user: toUser(user) };
   }

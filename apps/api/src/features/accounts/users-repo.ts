@@ -1,7 +1,8 @@
 import type { Profile, User } from '@soundid/contracts';
-import { eq, sql } from 'drizzle-orm';
+import { eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { users } from '../../db/schema';
+import { totpFactors } from '../../db/second-factor-schema';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -11,12 +12,26 @@ export function normalizeEmail(email: string): string {
 }
 
 /**
- * The account of a normalised address (placeholder `email`): run once inside a transaction, or
- * prepared once by sign-in (`userByEmailQuery(db).prepare(...)`), one definition for both.
+ * The account of a normalised address (placeholder `email`), inside a transaction or not.
  */
 export const userByEmailQuery = (db: Queryable) =>
   db
     .select()
+    .from(users)
+    .where(eq(users.email, sql.placeholder('email')))
+    .limit(1);
+
+/**
+ * The account a sign-in checks the password of, with whether it has a second factor (ADR 0037):
+ * read in the one statement, so that a sign-in costs no extra round trip to learn it
+ * (docs/benchmarks.md, sign-in with TOTP).
+ */
+export const signInUserByEmailQuery = (db: Queryable) =>
+  db
+    .select({
+      ...getTableColumns(users),
+      secondFactor: sql<boolean>`exists (select 1 from ${totpFactors} where ${totpFactors.userId} = ${users.id} and ${totpFactors.confirmedAt} is not null)`,
+    })
     .from(users)
     .where(eq(users.email, sql.placeholder('email')))
     .limit(1);
