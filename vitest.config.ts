@@ -14,6 +14,7 @@ const apiProject = (name: string, env: Record<string, string>) => ({
     environment: 'node',
     globalSetup: ['test/global-setup.ts'],
     pool: 'forks' as const,
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     env,
