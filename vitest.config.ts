@@ -14,6 +14,8 @@ const apiProject = (name: string, env: Record<string, string>) => ({
     environment: 'node',
     globalSetup: ['test/global-setup.ts'],
     pool: 'forks' as const,
+    // A worker keeps the service's modules from one file to the next (each file still builds its
+    // own app, database and clock): import was a third of the suite's time (ADR 0035 addendum).
     isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
