@@ -180,6 +180,10 @@ async function s3Endpoint(): Promise<string | undefined> {
 describe('the folder keeps objects whole and private', () => {
   it('leaves no partial file when a stream fails or falls short, and writes owner-only files', async () => {
     const storage = new LocalFolderStorage(folder, tokens, 'http://localhost:3000');
+    await storage.put('releases/test/owner-only.pkg', Buffer.alloc(16), {
+      contentLength: 16,
+      contentType: 'application/octet-stream',
+    });
     const failing = new Readable({
       read() {
         this.push(Buffer.alloc(1024));
@@ -201,7 +205,7 @@ describe('the folder keeps objects whole and private', () => {
     const dir = path.join(folder, 'releases', 'test');
     expect(readdirSync(dir).filter((f) => f.endsWith('.part'))).toEqual([]);
     expect(existsSync(path.join(dir, 'broken.dmg'))).toBe(false);
-    expect(statSync(path.join(dir, 'small.pkg')).mode & 0o777).toBe(0o600);
+    expect(statSync(path.join(dir, 'owner-only.pkg')).mode & 0o777).toBe(0o600);
   });
 });
 
