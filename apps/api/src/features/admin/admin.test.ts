@@ -64,8 +64,10 @@ describe('npm run admin', { timeout: 120_000 }, () => {
     });
 
   it('prints a customer', async () => {
-    const { stdout } = await cli(['user', '--email', 'vic@example.com', '--url', baseUrl, '--token', support]);
-    expect(stdout).toContain('Email: vic@example.com');
+    // A customer of its own: other tests grant vic tokens and sign vic in.
+    await signUpVerified(t, 'una@example.com');
+    const { stdout } = await cli(['user', '--email', 'una@example.com', '--url', baseUrl, '--token', support]);
+    expect(stdout).toContain('Email: una@example.com');
     expect(stdout).toContain('EmailVerified: true');
     expect(stdout).toContain('SignInLocked: false');
     expect(stdout).toContain('Devices: 0 active');

@@ -43,6 +43,7 @@ afterAll(async () => {
 
 it('delivers subject, text and html from the configured sender', async () => {
   const transport = createSmtpTransport(`smtp://127.0.0.1:${port}`, '"My SoundID" <no-reply@soundid.test>');
+  const before = received.length;
   try {
     await transport.send({
       to: 'ann@example.com',
@@ -54,8 +55,8 @@ it('delivers subject, text and html from the configured sender', async () => {
   } finally {
     transport.close();
   }
-  expect(received).toHaveLength(1);
-  const [mail] = received;
+  expect(received).toHaveLength(before + 1);
+  const mail = received[before];
   expect(mail?.from).toBe('no-reply@soundid.test');
   expect(mail?.to).toEqual(['ann@example.com']);
   const raw = decodeQuotedPrintable((mail?.raw ?? '').replace(/\r\n/g, '\n'));

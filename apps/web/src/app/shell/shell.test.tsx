@@ -47,9 +47,11 @@ describe('shell', () => {
 
   it('keeps the page behind the open mobile menu out of reach of the keyboard', async () => {
     const { user } = renderApp('/profile', { user: testUser });
+    // The shell is there once its menu button is (the first render of a run loads the screens).
+    const open = await screen.findByRole('button', { name: 'Open menu' });
     const main = document.querySelector<HTMLElement>('.shell__main') as HTMLElement;
     const footer = document.querySelector<HTMLElement>('.footer') as HTMLElement;
-    await user.click(await screen.findByRole('button', { name: 'Open menu' }));
+    await user.click(open);
     expect(main.inert).toBe(true);
     expect(footer.inert).toBe(true);
     await user.click(screen.getByRole('button', { name: 'Close menu' }));
