@@ -1,3 +1,4 @@
+import { and, eq, isNotNull, isNull, lt, or, type SQLWrapper } from 'drizzle-orm';
 import { bigint, boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { sessions, users } from './schema';
 
@@ -18,6 +19,13 @@ export const totpFactors = pgTable('totp_factors', {
   /** The last time step a code was accepted for: a code is never accepted twice (replay). */
   lastUsedStep: bigint('last_used_step', { mode: 'number' }),
 });
+
+/** The account's authenticator, turned on (confirmed by a first code): the one rule for "has TOTP". */
+export const totpEnabledFor = (userId: string | SQLWrapper) =>
+  and(eq(totpFactors.userId, userId), isNotNull(totpFactors.confirmedAt));
+
+/** A code's time step may be accepted only past the last accepted one: a code is never used twice. */
+export const totpStepIsNew = (step: number) => or(isNull(totpFactors.lastUsedStep), lt(totpFactors.lastUsedStep, step));
 
 /** Single-use recovery codes, stored as their SHA-256 (they are random, 120 bits each). */
 export const recoveryCodes = pgTable(

@@ -2,7 +2,13 @@ import { RECOVERY_CODE_COUNT, RECOVERY_CODE_LENGTH, SIGN_IN_CHALLENGE_MINUTES } 
 import { and, count, eq, getTableColumns, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client';
 import { users } from '../../db/schema';
-import { recoveryCodes, signInChallenges, totpFactors } from '../../db/second-factor-schema';
+import {
+  recoveryCodes,
+  signInChallenges,
+  totpEnabledFor,
+  totpFactors,
+  totpStepIsNew,
+} from '../../db/second-factor-schema';
 import { addMinutes, type Clock, type Random } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
 import { SecretBox } from '../../lib/secret-box';
@@ -51,7 +57,7 @@ export class SecondFactorService {
     const [row] = await db
       .select({ userId: totpFactors.userId })
       .from(totpFactors)
-      .where(and(eq(totpFactors.userId, userId), isNotNull(totpFactors.confirmedAt)))
+      .where(totpEnabledFor(userId))
       .limit(1);
     return row !== undefined;
   }
@@ -171,7 +177,7 @@ export class SecondFactorService {
       })
       .from(signInChallenges)
       .innerJoin(users, eq(users.id, signInChallenges.userId))
-      .leftJoin(totpFactors, and(eq(totpFactors.userId, users.id), isNotNull(totpFactors.confirmedAt)))
+      .leftJoin(totpFactors, totpEnabledFor(users.id))
       .where(
         and(
           eq(signInChallenges.challengeHash, hashToken(challenge)),
@@ -247,9 +253,8 @@ export class SecondFactorService {
         .set({ lastUsedStep: step })
         .where(
           and(
-            eq(totpFactors.userId, userId),
-            isNotNull(totpFactors.confirmedAt),
-            or(isNull(totpFactors.lastUsedStep), lt(totpFactors.lastUsedStep, step)),
+            totpEnabledFor(userId),
+            totpStepIsNew(step),
             sql`exists (select 1 from ${signInChallenges} where ${unusedChallenge})`,
           ),
         )
@@ -296,11 +301,7 @@ export class SecondFactorService {
    * SecondFactorCodeInvalid for a wrong, replayed or used code, TotpNotEnabled without TOTP.
    */
   private async prove(tx: Queryable, userId: string, code: string): Promise<Proof> {
-    const [factor] = await tx
-      .select()
-      .from(totpFactors)
-      .where(and(eq(totpFactors.userId, userId), isNotNull(totpFactors.confirmedAt)))
-      .limit(1);
+    const [factor] = await tx.select().from(totpFactors).where(totpEnabledFor(userId)).limit(1);
     if (!factor) throw new Fault('TotpNotEnabled');
     if (TOTP_CODE.test(code)) {
       const step = this.totpStep(factor.sealedSecret, code, factor.lastUsedStep);
@@ -309,9 +310,7 @@ export class SecondFactorService {
       const [moved] = await tx
         .update(totpFactors)
         .set({ lastUsedStep: step })
-        .where(
-          and(eq(totpFactors.userId, userId), or(isNull(totpFactors.lastUsedStep), lt(totpFactors.lastUsedStep, step))),
-        )
+        .where(and(eq(totpFactors.userId, userId), totpStepIsNew(step)))
         .returning({ userId: totpFactors.userId });
       if (!moved) throw new Fault('SecondFactorCodeInvalid');
       return { kind: 'totp', step };

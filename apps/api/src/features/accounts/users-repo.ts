@@ -2,7 +2,7 @@ import type { Profile, User } from '@soundid/contracts';
 import { eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { users } from '../../db/schema';
-import { totpFactors } from '../../db/second-factor-schema';
+import { totpEnabledFor, totpFactors } from '../../db/second-factor-schema';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -30,7 +30,7 @@ export const signInUserByEmailQuery = (db: Queryable) =>
   db
     .select({
       ...getTableColumns(users),
-      secondFactor: sql<boolean>`exists (select 1 from ${totpFactors} where ${totpFactors.userId} = ${users.id} and ${totpFactors.confirmedAt} is not null)`,
+      secondFactor: sql<boolean>`exists (select 1 from ${totpFactors} where ${totpEnabledFor(users.id)})`,
     })
     .from(users)
     .where(eq(users.email, sql.placeholder('email')))
