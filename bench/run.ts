@@ -67,6 +67,11 @@ const ONLY = process.env.BENCH_ONLY;
 if (ONLY !== undefined && ONLY !== 'flood' && ONLY !== 'reads' && ONLY !== 'signin')
   throw new Error(`BENCH_ONLY must be "flood", "reads" or "signin" (got "${ONLY}")`);
 const WARM_UP_SECONDS = 2;
+/**
+ * `BENCH_NODE_ARGS` is handed to the service processes' node, e.g. `--cpu-prof
+ * --cpu-prof-dir=/tmp/prof` to see where a figure's time goes (docs/benchmarks.md).
+ */
+const SERVICE_NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 
 async function cannon(options: autocannon.Options): Promise<autocannon.Result> {
   return autocannon({ duration: DURATION, ...options });
@@ -421,8 +426,8 @@ async function main(): Promise<void> {
   // A failed figure stops the run, never leaving the baseline server or the scratch database behind.
   try {
     for (const [database, start] of [
-      ['PostgreSQL', () => startService({ url: pgDb.url })],
-      ['PGlite', () => startService({ dataDir })],
+      ['PostgreSQL', () => startService({ url: pgDb.url }, SERVICE_NODE_ARGS)],
+      ['PGlite', () => startService({ dataDir }, SERVICE_NODE_ARGS)],
     ] as const) {
       const running = await start();
       try {

@@ -7,12 +7,14 @@ import { Fault } from '../../lib/fault';
 import {
   ARGON2_PARAMS,
   ARGON2_TEST_PARAMS,
+  HASHES_PER_THREAD,
   type HashingBackend,
   hashPassword,
   MAX_WAITING_HASHES,
   needsRehash,
   PasswordHashing,
   sharedHashing,
+  workerPool,
 } from './passwords';
 
 const hashing = sharedHashing(defaultHashingThreads());
@@ -74,7 +76,7 @@ describe('passwords', () => {
       Array.from({ length: 150 }, async () => pool.admit().verify(stored, 'flood password')),
     );
     const refused = results.filter((r) => r.status === 'rejected');
-    const admitted = pool.threads + MAX_WAITING_HASHES;
+    const admitted = pool.threads * HASHES_PER_THREAD + MAX_WAITING_HASHES;
     expect(results.filter((r) => r.status === 'fulfilled' && r.value === true)).toHaveLength(admitted);
     expect(refused).toHaveLength(150 - admitted);
     for (const r of refused) {
@@ -104,6 +106,36 @@ describe('passwords', () => {
     expect(gated.load).toEqual({ running: 0, waiting: 0 });
     expect(await gated.admit().verify('plain:c', 'c')).toBe(true);
     expect(counts.verify).toBe(3);
+  });
+
+  it('hands each thread its next hash while it runs one, so no thread waits for the event loop (ADR 0023)', async () => {
+    const pool = workerPool(1, ARGON2_TEST_PARAMS);
+    try {
+      const stored = await pool.hash('pipelined');
+      const two = [pool.verify(stored, 'pipelined'), pool.verify(stored, 'wrong')];
+      // Both are in the thread's own queue: none waits on the event loop for the first to end.
+      expect(pool.undispatched?.()).toBe(0);
+      const third = pool.verify(stored, 'pipelined');
+      expect(pool.undispatched?.()).toBe(1);
+      expect(await Promise.all([...two, third])).toEqual([true, false, true]);
+      expect(pool.undispatched?.()).toBe(0);
+    } finally {
+      await pool.close?.();
+    }
+  });
+
+  it('lets the pool hold HASHES_PER_THREAD hashes per thread at once and no more (ADR 0023)', async () => {
+    const { backend, counts, open } = gatedBackend();
+    const gated = new PasswordHashing(backend, 1, 1, ARGON2_TEST_PARAMS, HASHES_PER_THREAD);
+    const admitted = Array.from({ length: HASHES_PER_THREAD + 1 }, (_, i) =>
+      gated.admit().verify(`plain:${i}`, `${i}`),
+    );
+    expect(() => gated.admit()).toThrowError(expect.objectContaining({ faultName: 'ServiceBusy' }));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(counts.verify).toBe(HASHES_PER_THREAD);
+    expect(gated.load).toEqual({ running: HASHES_PER_THREAD, waiting: 1 });
+    open();
+    expect(await Promise.all(admitted)).toEqual(admitted.map(() => true));
   });
 
   it.runIf(existsSync('/proc/thread-self'))(

@@ -32,12 +32,22 @@ const hashOptions = (params: Argon2Params) => ({ algorithm: ARGON2ID, ...params 
 /** Hashes that may wait for a hashing thread; past that a request is refused before any work. */
 export const MAX_WAITING_HASHES = 64;
 
+/**
+ * Hashes handed to each hashing thread at once (ADR 0023 addendum, 2026-11-27): the one it runs
+ * and the next, waiting in the thread's own message queue, so that a thread finishing a hash
+ * starts the next at once instead of idling until the busy event loop hands it one. Still one
+ * hash at a time per thread: a hash is pure CPU.
+ */
+export const HASHES_PER_THREAD = 2;
+
 /** What does the hashing: the worker-thread pool in the service, an observable wrapper in tests. */
 export interface HashingBackend {
   hash(password: string): Promise<string>;
   /** False for a wrong password and for a stored hash that is not argon2. */
   verify(passwordHash: string, password: string): Promise<boolean>;
   close?(): Promise<void>;
+  /** Hashes the backend holds on the event loop, not yet handed to a thread (the worker pool's). */
+  undispatched?(): number;
 }
 
 /**
@@ -53,11 +63,13 @@ export function workerPool(threads: number, params: Argon2Params = ARGON2_PARAMS
     maxThreads: threads,
     // Idle threads stay: starting one (and its argon2 module) on a sign-in would cost that sign-in.
     idleTimeout: Number.POSITIVE_INFINITY,
+    concurrentTasksPerWorker: HASHES_PER_THREAD,
   });
   return {
     hash: (password) => pool.run({ op: 'hash', password, options }) as Promise<string>,
     verify: (passwordHash, password) => pool.run({ op: 'verify', hash: passwordHash, password }) as Promise<boolean>,
     close: () => pool.destroy(),
+    undispatched: () => pool.queueSize,
   };
 }
 
@@ -70,7 +82,8 @@ export interface HashingTurn {
 }
 
 /**
- * Admission to password hashing (ADR 0028): `threads` hash at once and `maxWaiting` more wait;
+ * Admission to password hashing (ADR 0028): `threads` hash at once (each with `perThread` handed
+ * to it, HASHES_PER_THREAD on the worker pool) and `maxWaiting` more wait;
  * past that `admit` refuses at once with `ServiceBusy` (503, Retry-After), so a flood costs
  * neither a hash nor a database write. A turn is one hash or verification.
  */
@@ -84,8 +97,9 @@ export class PasswordHashing {
     maxWaiting = MAX_WAITING_HASHES,
     /** The parameters the backend hashes with: a stored hash made with others is replaced. */
     readonly params: Argon2Params = ARGON2_PARAMS,
+    perThread = 1,
   ) {
-    this.queue = new BoundedQueue(threads, maxWaiting);
+    this.queue = new BoundedQueue(threads * perThread, maxWaiting);
   }
 
   /** Whether a stored hash was made with other parameters than this pool's (rehash at sign-in). */
@@ -139,7 +153,7 @@ export function sharedHashing(threads: number, cost: PasswordHashCost = 'product
   let hashing = shared.get(key);
   if (!hashing) {
     const params = argon2Params(cost);
-    hashing = new PasswordHashing(workerPool(threads, params), threads, MAX_WAITING_HASHES, params);
+    hashing = new PasswordHashing(workerPool(threads, params), threads, MAX_WAITING_HASHES, params, HASHES_PER_THREAD);
     shared.set(key, hashing);
   }
   return hashing;
