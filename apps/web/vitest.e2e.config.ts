@@ -2,7 +2,10 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Browser tests: the real API serving the built SPA, driven through Debian's Chromium.
- * One worker, files in sequence: the suite shares one server and one database.
+ * One worker, files in sequence: the suite shares one server and one database. The files share
+ * modules (`isolate: false`), and so one Chromium (e2e/browser.ts); each test still gets a fresh
+ * browser context. Two workers, each with its own service, took as long on two cores: the suite
+ * is CPU-bound there (docs/benchmarks.md, test time).
  */
 export default defineConfig({
   test: {
@@ -12,6 +15,7 @@ export default defineConfig({
     environment: 'node',
     globalSetup: ['./e2e/global-setup.ts'],
     pool: 'forks',
+    isolate: false,
     maxWorkers: 1,
     fileParallelism: false,
     testTimeout: 120_000,

@@ -11,8 +11,22 @@ export { DESKTOP, MOBILE } from './chromium';
 const resultsDir = path.join(webDir, 'test-results');
 
 /**
- * One browser per spec file; each test gets a fresh context (no cookies) unless it asks to
- * keep the previous one. A failing test leaves a screenshot in apps/web/test-results/.
+ * Chromium, started once per worker process and kept for every spec file it runs (the suite's
+ * files share modules, vitest.e2e.config.ts): a start costs about 1.3 s and as much CPU, 27
+ * times over (docs/benchmarks.md, test time). Started again if it went away.
+ */
+let shared: Promise<Browser> | undefined;
+async function sharedBrowser(): Promise<Browser> {
+  const running = await shared?.catch(() => undefined);
+  if (running?.isConnected()) return running;
+  shared = launchChromium();
+  return shared;
+}
+
+/**
+ * The worker's browser for a spec file; each test gets a fresh context (no cookies) unless it
+ * asks to keep the previous one, and the file's last context closes after it. A failing test
+ * leaves a screenshot in apps/web/test-results/.
  */
 export function useBrowser() {
   const baseUrl = inject('baseUrl');
@@ -20,10 +34,11 @@ export function useBrowser() {
   let browser: Browser;
   let context: BrowserContext | undefined;
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await sharedBrowser();
   });
   afterAll(async () => {
-    await browser?.close();
+    await context?.close();
+    context = undefined;
   });
 
   return {
