@@ -1,10 +1,7 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { composeApp } from './app';
 import { type Config, ConfigError, loadConfig } from './config';
-import { type DatabaseHandle, openDatabase } from './db/client';
-import { seedDemoReleases } from './dev/demo-releases';
-import { seedDemoData } from './dev/demo-seed';
+import type { DatabaseHandle } from './db/client';
 import type { JobQueue } from './integrations/job-queue';
 import { systemClock, systemRandom } from './lib/clock';
 import { acquireDataDirLock, type DataDirLock, DataDirLocked } from './lib/data-dir-lock';
@@ -14,7 +11,10 @@ import { securityHeadersOf } from './plugins/security-headers';
 /**
  * Reads the configuration, binds the port, takes the data directory (embedded database only),
  * migrates and listens: the only module that does. The order is ADR 0027's: a port or a data
- * directory already in use stops the start-up before the database is opened.
+ * directory already in use stops the start-up before the database is opened. The application
+ * (every feature, the database driver, the seeds) is loaded only after both are taken, so a
+ * refused start answers in the time it takes to read the configuration, not to load the whole
+ * service (seconds of CPU on a busy machine).
  */
 async function main(): Promise<void> {
   let config: Config;
@@ -65,6 +65,12 @@ async function main(): Promise<void> {
     }
   }
 
+  const [{ composeApp }, { openDatabase }, { seedDemoData }, { seedDemoReleases }] = await Promise.all([
+    import('./app'),
+    import('./db/client'),
+    import('./dev/demo-seed'),
+    import('./dev/demo-releases'),
+  ]);
   database = await openDatabase(
     config.databaseUrl
       ? { kind: 'postgres', url: config.databaseUrl }

@@ -72,7 +72,7 @@ describe.runIf(runs)('one service process per DATA_DIR (embedded database)', () 
     // is locked or the database opened: not a file in DATA_DIR changes.
     const before = snapshot(dataDir);
     const twice = await startRefusedService(undefined, env({ PORT: String(port) }));
-    expect(twice.code).toBe(1);
+    expect(twice.code, twice.output).toBe(1);
     expect(twice.output).toContain(`127.0.0.1:${port} is already in use`);
     expect(twice.output).not.toMatch(/\n\s+at /);
     expect(snapshot(dataDir)).toEqual(before);
@@ -98,7 +98,7 @@ describe.runIf(runs)('one service process per DATA_DIR (embedded database)', () 
 
     // The same directory on another port: refused, naming the directory and its owner.
     const second = await startRefusedService(undefined, env());
-    expect(second.code).toBe(1);
+    expect(second.code, second.output).toBe(1);
     expect(second.output).toContain(`the data directory ${dataDir} is in use by another My SoundID process`);
     expect(second.output).toContain(`pid ${first.child.pid} on this machine, port ${port}`);
     expect(second.output).not.toMatch(/\n\s+at /);
