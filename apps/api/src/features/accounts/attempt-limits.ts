@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, type SQLWrapper, sql } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client';
 import { attemptCounters } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
@@ -30,43 +30,78 @@ const counterQuery = (db: Database) =>
     .prepare('attempt_counter');
 
 /**
- * The sign-in's reservation (see `reserve`), prepared once: every password check and second
- * factor runs it, and a prepared statement spares the database its parse and plan each time
- * (docs/benchmarks.md, sign-in with TOTP). Placeholders: scope, key, now, windowStart, max.
+ * What a reserved attempt does to its counter (see `reserve`), for an insert of the attempt's
+ * row (scope, key, count 1, window from now, no lock): a fresh window restarts at 1, a lock run
+ * out restarts at the limit, otherwise one more. Placeholders: now, windowStart, max. Shared by
+ * the limiter's own reservation and by statements that reserve as they read (the sign-in's, so
+ * that a sign-in costs fewer round trips: docs/benchmarks.md, sign-in with TOTP).
  */
-const reserveQuery = (db: Database) => {
+export const reserveOnConflict = () => {
   const now = sql.placeholder('now');
   const freshWindow = sql`${attemptCounters.windowStartedAt} <= ${sql.placeholder('windowStart')}::timestamptz`;
   const lockOver = sql`${attemptCounters.lockedUntil} <= ${now}::timestamptz`;
-  return db
+  return {
+    target: [attemptCounters.scope, attemptCounters.key],
+    set: {
+      count: sql`case when ${freshWindow} then 1 when ${lockOver} then ${sql.placeholder('max')}::integer else ${attemptCounters.count} + 1 end`,
+      windowStartedAt: sql`case when ${freshWindow} then ${now}::timestamptz else ${attemptCounters.windowStartedAt} end`,
+      lockedUntil: sql`case when ${freshWindow} or ${lockOver} then null else ${attemptCounters.lockedUntil} end`,
+    },
+  };
+};
+
+/** The columns a reservation answers with: read by `reservationOf`. */
+export const reservationColumns = { count: attemptCounters.count, lockedUntil: attemptCounters.lockedUntil };
+
+/** The placeholder values of a reservation's statement for a rule at a moment. */
+export function reservationParams(rule: LockingRule, now: Date) {
+  return { now, windowStart: new Date(now.getTime() - rule.windowMinutes * 60_000), max: rule.max };
+}
+
+/** Whether a reserved attempt may be checked: not locked, and within the allowance. */
+export function reservationOf(
+  rule: LockingRule,
+  row: { count: number | null; lockedUntil: Date | null } | undefined,
+  now: Date,
+): Reservation {
+  const count = row?.count ?? Number.POSITIVE_INFINITY;
+  const locked = row?.lockedUntil ? row.lockedUntil > now : false;
+  return { admitted: !locked && count <= rule.max, count };
+}
+
+/**
+ * A counter a success may clear: one not locked now (see `release`). Shared by the limiter's
+ * release and by statements that release as they accept (the sign-in's second factor).
+ */
+export const releasableCounter = (scope: SQLWrapper | string, key: SQLWrapper | string, now: SQLWrapper | Date) =>
+  sql`${attemptCounters.scope} = ${scope} and ${attemptCounters.key} = ${key}
+    and (${attemptCounters.lockedUntil} is null or ${attemptCounters.lockedUntil} <= ${now}::timestamptz)`;
+
+/**
+ * An attempt's reservation (see `reserve`) as an insert of its row, for the limiter's own
+ * statement and statements that reserve as they read. Placeholders: scope, key, now,
+ * windowStart, max.
+ */
+export const reserveInsert = (db: Queryable) =>
+  db
     .insert(attemptCounters)
     .values({
       scope: sql.placeholder('scope'),
       key: sql.placeholder('key'),
       count: 1,
-      windowStartedAt: sql`${now}::timestamptz`,
+      windowStartedAt: sql`${sql.placeholder('now')}::timestamptz`,
       lockedUntil: null,
     })
-    .onConflictDoUpdate({
-      target: [attemptCounters.scope, attemptCounters.key],
-      set: {
-        count: sql`case when ${freshWindow} then 1 when ${lockOver} then ${sql.placeholder('max')}::integer else ${attemptCounters.count} + 1 end`,
-        windowStartedAt: sql`case when ${freshWindow} then ${now}::timestamptz else ${attemptCounters.windowStartedAt} end`,
-        lockedUntil: sql`case when ${freshWindow} or ${lockOver} then null else ${attemptCounters.lockedUntil} end`,
-      },
-    })
-    .returning({ count: attemptCounters.count, lockedUntil: attemptCounters.lockedUntil })
-    .prepare('attempt_reserve');
-};
+    .onConflictDoUpdate(reserveOnConflict());
+
+/** The sign-in's reservation, prepared once. */
+const reserveQuery = (db: Database) => reserveInsert(db).returning(reservationColumns).prepare('attempt_reserve');
 
 /** A successful attempt's release (see `release`), prepared once. Placeholders: scope, key, now. */
 const releaseQuery = (db: Database) =>
   db
     .delete(attemptCounters)
-    .where(
-      sql`${attemptCounters.scope} = ${sql.placeholder('scope')} and ${attemptCounters.key} = ${sql.placeholder('key')}
-        and (${attemptCounters.lockedUntil} is null or ${attemptCounters.lockedUntil} <= ${sql.placeholder('now')}::timestamptz)`,
-    )
+    .where(releasableCounter(sql.placeholder('scope'), sql.placeholder('key'), sql.placeholder('now')))
     .returning({ key: attemptCounters.key })
     .prepare('attempt_release');
 
@@ -155,11 +190,8 @@ export class AttemptLimiter {
    */
   async reserve(rule: LockingRule, key: string): Promise<Reservation> {
     const now = this.clock.now();
-    const windowStart = new Date(now.getTime() - rule.windowMinutes * 60_000);
-    const [row] = await this.reservation.execute({ scope: rule.scope, key, now, windowStart, max: rule.max });
-    const count = row?.count ?? Number.POSITIVE_INFINITY;
-    const locked = row?.lockedUntil ? row.lockedUntil > now : false;
-    return { admitted: !locked && count <= rule.max, count };
+    const [row] = await this.reservation.execute({ scope: rule.scope, key, ...reservationParams(rule, now) });
+    return reservationOf(rule, row, now);
   }
 
   /**

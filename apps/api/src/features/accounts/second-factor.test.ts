@@ -5,7 +5,7 @@ import {
   SIGN_IN_CHALLENGE_MINUTES,
   TOTP_PERIOD_SECONDS,
 } from '@soundid/contracts';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { generateSync } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, PASSWORD, signUpVerified } from '../../../test/accounts-flow';
@@ -16,8 +16,10 @@ import {
   startProviderStandIns,
   TEST_GOOGLE_CLIENT_ID,
 } from '../../../test/provider-stand-ins';
+import { attemptCounters } from '../../db/schema';
 import { recoveryCodes, signInChallenges, totpFactors } from '../../db/second-factor-schema';
 import { hashToken } from '../../lib/secrets';
+import { LOGIN_LIMIT } from './service';
 import { findUserByEmail } from './users-repo';
 
 /**
@@ -305,5 +307,52 @@ describe('turning TOTP off and new recovery codes (ASVS 6.5.6)', () => {
     expect(codes).toHaveLength(RECOVERY_CODE_COUNT);
     expect(faultOf(await second(challengeOf(await login(email)), old[2] as string))).toBe('SecondFactorCodeInvalid');
     expect((await second(challengeOf(await login(email)), codes[0] as string)).statusCode).toBe(200);
+  });
+});
+
+describe('the round trips a sign-in costs (docs/benchmarks.md, sign-in with TOTP)', () => {
+  /** The statements sent to the database while `run` runs (the database client's queries). */
+  async function statementsOf(run: () => Promise<unknown>): Promise<string[]> {
+    const client = (t.database.db as unknown as { $client: { query: (...args: unknown[]) => Promise<unknown> } })
+      .$client;
+    const sent: string[] = [];
+    const query = client.query;
+    client.query = function (this: unknown, ...args: unknown[]) {
+      const text = args[0];
+      sent.push(typeof text === 'string' ? text : String((text as { text?: string }).text));
+      return query.apply(this, args);
+    };
+    try {
+      await run();
+    } finally {
+      client.query = query;
+    }
+    return sent;
+  }
+
+  it('signs in with password and TOTP in 3 + 3 statements, the lockout counted and cleared in them', async () => {
+    const { email, secret } = await withTotp('round-trips');
+    // A first sign-in from this device: the new-device mail and its reads are out of the count.
+    expect((await second(challengeOf(await login(email)), codeAt(secret))).statusCode).toBe(200);
+    await t.services.accounts.settled();
+    nextStep();
+
+    let challenge = '';
+    const first = await statementsOf(async () => {
+      challenge = challengeOf(await login(email));
+    });
+    // The attempt reserved with the account read, the counter cleared, the challenge made.
+    expect(first).toHaveLength(3);
+    const done = await statementsOf(async () => {
+      expect((await second(challenge, codeAt(secret))).statusCode).toBe(200);
+    });
+    // The challenge read as its attempt is reserved, the code accepted as the counter is
+    // cleared, the session made as the device is recorded.
+    expect(done).toHaveLength(3);
+    const [counter] = await t.database.db
+      .select()
+      .from(attemptCounters)
+      .where(and(eq(attemptCounters.scope, LOGIN_LIMIT.scope), eq(attemptCounters.key, email)));
+    expect(counter).toBeUndefined();
   });
 });

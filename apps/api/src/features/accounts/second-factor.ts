@@ -1,7 +1,7 @@
 import { RECOVERY_CODE_COUNT, RECOVERY_CODE_LENGTH, SIGN_IN_CHALLENGE_MINUTES } from '@soundid/contracts';
-import { and, count, eq, getTableColumns, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, count, eq, getTableColumns, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client';
-import { users } from '../../db/schema';
+import { attemptCounters, users } from '../../db/schema';
 import {
   recoveryCodes,
   signInChallenges,
@@ -16,7 +16,15 @@ import { hashToken, newOpaqueToken } from '../../lib/secrets';
 import { newTotpSecret, totpStepOf, totpUrl } from '../../lib/totp';
 import { recordAccountEvent } from '../activity/events';
 import type { Mailer } from '../mail/mailer';
-import type { AttemptLimiter, LockingRule } from './attempt-limits';
+import {
+  type AttemptLimiter,
+  type LockingRule,
+  releasableCounter,
+  reservationColumns,
+  reservationOf,
+  reservationParams,
+  reserveOnConflict,
+} from './attempt-limits';
 import { recoveryCodeUsedMail, twoStepTurnedOffMail } from './mails';
 import type { UserRow } from './users-repo';
 
@@ -40,6 +48,49 @@ const RECOVERY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
 /** A code of digits is an authenticator's; anything else is taken for a recovery code. */
 const TOTP_CODE = /^\d+$/;
 
+/**
+ * The live challenge of a hash (placeholder challengeHash) with its account and the account's
+ * authenticator, and the attempt reserved under the account's sign-in lockout (see
+ * `AttemptLimiter.reserve`; placeholders scope, now, windowStart, max) in the same statement: no
+ * attempt is counted for a challenge that is unknown, used or expired.
+ */
+const challengeReserveAndReadQuery = (db: Database) => {
+  const now = sql.placeholder('now');
+  const live = and(
+    eq(signInChallenges.challengeHash, sql.placeholder('challengeHash')),
+    isNull(signInChallenges.usedAt),
+    sql`${signInChallenges.expiresAt} > ${now}::timestamptz`,
+  );
+  // insert … select: the values in the table's column order (scope, key, count, window, lock).
+  const reserved = db.$with('reserved').as(
+    db
+      .insert(attemptCounters)
+      .select(
+        sql`select ${sql.placeholder('scope')}::text, ${users.email}, 1, ${now}::timestamptz, null::timestamptz
+          from ${signInChallenges} inner join ${users} on ${users.id} = ${signInChallenges.userId}
+          where ${live} limit 1`,
+      )
+      .onConflictDoUpdate(reserveOnConflict())
+      .returning({ key: attemptCounters.key, ...reservationColumns }),
+  );
+  return db
+    .with(reserved)
+    .select({
+      id: signInChallenges.id,
+      user: getTableColumns(users),
+      sealedSecret: totpFactors.sealedSecret,
+      lastUsedStep: totpFactors.lastUsedStep,
+      count: reserved.count,
+      lockedUntil: reserved.lockedUntil,
+    })
+    .from(signInChallenges)
+    .innerJoin(users, eq(users.id, signInChallenges.userId))
+    .leftJoin(totpFactors, totpEnabledFor(users.id))
+    .leftJoin(reserved, eq(reserved.key, users.email))
+    .where(live)
+    .limit(1);
+};
+
 /** A proven second factor: which kind, and for TOTP the time step it was accepted at. */
 type Proof = { kind: 'totp'; step: number } | { kind: 'recovery' };
 
@@ -50,7 +101,12 @@ type Proof = { kind: 'totp'; step: number } | { kind: 'recovery' };
  * the same statement that accepts it, so parallel requests cannot both use one code.
  */
 export class SecondFactorService {
-  constructor(private readonly deps: SecondFactorDeps) {}
+  /** A sign-in's second step reads its challenge and reserves its attempt (see `complete`), prepared once. */
+  private readonly reserveAndRead: ReturnType<ReturnType<typeof challengeReserveAndReadQuery>['prepare']>;
+
+  constructor(private readonly deps: SecondFactorDeps) {
+    this.reserveAndRead = challengeReserveAndReadQuery(deps.db).prepare('sign_in_challenge_reserve_and_read');
+  }
 
   /** True when the account signs in with a second factor. */
   async required(db: Queryable, userId: string): Promise<boolean> {
@@ -167,36 +223,24 @@ export class SecondFactorService {
   async complete(challenge: string, code: string): Promise<{ user: UserRow; keepMeSignedIn: boolean }> {
     const { db, clock, limiter, loginLimit } = this.deps;
     const now = clock.now();
-    // The challenge, its account and the account's authenticator, in one read.
-    const [found] = await db
-      .select({
-        id: signInChallenges.id,
-        user: getTableColumns(users),
-        sealedSecret: totpFactors.sealedSecret,
-        lastUsedStep: totpFactors.lastUsedStep,
-      })
-      .from(signInChallenges)
-      .innerJoin(users, eq(users.id, signInChallenges.userId))
-      .leftJoin(totpFactors, totpEnabledFor(users.id))
-      .where(
-        and(
-          eq(signInChallenges.challengeHash, hashToken(challenge)),
-          isNull(signInChallenges.usedAt),
-          gt(signInChallenges.expiresAt, now),
-        ),
-      )
-      .limit(1);
+    // The challenge, its account and the account's authenticator, read as the attempt is
+    // reserved under the account's lockout: one round trip (docs/benchmarks.md).
+    const [found] = await this.reserveAndRead.execute({
+      challengeHash: hashToken(challenge),
+      scope: loginLimit.scope,
+      ...reservationParams(loginLimit, now),
+    });
     if (!found) throw new Fault('SecondFactorChallengeInvalid');
     const { user } = found;
-    const reservation = await limiter.reserve(loginLimit, user.email);
+    const reservation = reservationOf(loginLimit, found, now);
     if (!reservation.admitted) throw new Fault('AttemptOverLimitLogin');
-    let outcome: { proof: Proof; keepMeSignedIn: boolean };
+    let outcome: { proof: Proof; keepMeSignedIn: boolean; released: boolean };
     try {
       outcome =
         found.sealedSecret !== null && TOTP_CODE.test(code)
           ? await this.completeWithTotp(
               found.id,
-              user.id,
+              user,
               { sealedSecret: found.sealedSecret, lastUsedStep: found.lastUsedStep },
               code,
             )
@@ -207,7 +251,8 @@ export class SecondFactorService {
                 .where(and(eq(signInChallenges.id, found.id), isNull(signInChallenges.usedAt)))
                 .returning({ keepMeSignedIn: signInChallenges.keepMeSignedIn });
               if (!used) throw new Fault('SecondFactorChallengeInvalid');
-              return { proof: await this.prove(tx, user.id, code), keepMeSignedIn: used.keepMeSignedIn };
+              const proof = await this.prove(tx, user.id, code);
+              return { proof, keepMeSignedIn: used.keepMeSignedIn, released: false };
             });
     } catch (error) {
       if (error instanceof Fault && error.faultName === 'SecondFactorCodeInvalid') {
@@ -219,7 +264,8 @@ export class SecondFactorService {
       }
       throw error;
     }
-    if (!(await limiter.release(loginLimit, user.email))) throw new Fault('AttemptOverLimitLogin');
+    // The TOTP statement clears a counter that is not locked; a locked or missing one is told apart here.
+    if (!outcome.released && !(await limiter.release(loginLimit, user.email))) throw new Fault('AttemptOverLimitLogin');
     if (outcome.proof.kind === 'recovery') {
       const { RecoveryCodesLeft } = await this.status(user.id);
       await this.deps.mailer.send(recoveryCodeUsedMail({ to: user.email, at: now, left: RecoveryCodesLeft }), {
@@ -232,17 +278,19 @@ export class SecondFactorService {
   /**
    * A sign-in's TOTP code, checked against the authenticator read with the challenge, then
    * accepted in one statement: the last accepted step moves forward only past its stored value
-   * (of two requests with one code, one passes) and only while the challenge is unused, and the
+   * (of two requests with one code, one passes) and only while the challenge is unused, the
    * challenge is used up only where the step moved, so a wrong or replayed code leaves it for
-   * the next try, as a transaction would, at one round trip (docs/benchmarks.md).
+   * the next try, as a transaction would, and the attempt's counter is cleared where the code
+   * was accepted and the account is not locked (`released`; see `AttemptLimiter.release`). One
+   * round trip (docs/benchmarks.md).
    */
   private async completeWithTotp(
     challengeId: string,
-    userId: string,
+    user: UserRow,
     factor: { sealedSecret: string; lastUsedStep: number | null },
     code: string,
-  ): Promise<{ proof: Proof; keepMeSignedIn: boolean }> {
-    const { db, clock } = this.deps;
+  ): Promise<{ proof: Proof; keepMeSignedIn: boolean; released: boolean }> {
+    const { db, clock, loginLimit } = this.deps;
     const now = clock.now();
     const step = this.totpStep(factor.sealedSecret, code, factor.lastUsedStep);
     if (step === undefined) throw new Fault('SecondFactorCodeInvalid');
@@ -253,20 +301,31 @@ export class SecondFactorService {
         .set({ lastUsedStep: step })
         .where(
           and(
-            totpEnabledFor(userId),
+            totpEnabledFor(user.id),
             totpStepIsNew(step),
             sql`exists (select 1 from ${signInChallenges} where ${unusedChallenge})`,
           ),
         )
         .returning({ userId: totpFactors.userId }),
     );
-    const [used] = await db
-      .with(moved)
-      .update(signInChallenges)
-      .set({ usedAt: now })
-      .where(and(unusedChallenge, sql`exists (select 1 from ${moved})`))
-      .returning({ keepMeSignedIn: signInChallenges.keepMeSignedIn });
-    if (used) return { proof: { kind: 'totp', step }, keepMeSignedIn: used.keepMeSignedIn };
+    const used = db.$with('used').as(
+      db
+        .update(signInChallenges)
+        .set({ usedAt: now })
+        .where(and(unusedChallenge, sql`exists (select 1 from ${moved})`))
+        .returning({ keepMeSignedIn: signInChallenges.keepMeSignedIn }),
+    );
+    const released = db.$with('released').as(
+      db
+        .delete(attemptCounters)
+        .where(sql`${releasableCounter(loginLimit.scope, user.email, now)} and exists (select 1 from ${used})`)
+        .returning({ key: attemptCounters.key }),
+    );
+    const [accepted] = await db
+      .with(moved, used, released)
+      .select({ keepMeSignedIn: used.keepMeSignedIn, released: sql<boolean>`exists (select 1 from ${released})` })
+      .from(used);
+    if (accepted) return { proof: { kind: 'totp', step }, ...accepted };
     // Nothing accepted: the challenge was used meanwhile, or the code's step was (a replay).
     const [challengeNow] = await db
       .select({ usedAt: signInChallenges.usedAt })

@@ -31,7 +31,14 @@ import { recordAccountEvent } from '../activity/events';
 import type { Mailer } from '../mail/mailer';
 import type { AbuseLimits } from './abuse-limits';
 import type { ActionTokenService, TokenFaults } from './action-tokens';
-import type { AttemptLimiter, LimitRule, LockingRule } from './attempt-limits';
+import {
+  type AttemptLimiter,
+  type LimitRule,
+  type LockingRule,
+  type Reservation,
+  reservationOf,
+  reservationParams,
+} from './attempt-limits';
 import type { BreachedPasswords } from './breached-passwords';
 import {
   accountDeletedMail,
@@ -52,7 +59,7 @@ import {
   findUserById,
   isUniqueViolation,
   normalizeEmail,
-  signInUserByEmailQuery,
+  signInReserveAndFindQuery,
   toUser,
   type UserRow,
 } from './users-repo';
@@ -172,11 +179,11 @@ export class AccountService {
   private readonly alerts = new BoundedQueue(1, MAX_WAITING_ALERTS);
   private readonly afterAnswer = new Set<Promise<unknown>>();
 
-  /** Sign-in's account lookup, prepared once. */
-  private readonly userByEmail: ReturnType<ReturnType<typeof signInUserByEmailQuery>['prepare']>;
+  /** Sign-in's reservation and account lookup, prepared once. */
+  private readonly reserveAndFind: ReturnType<ReturnType<typeof signInReserveAndFindQuery>['prepare']>;
 
   constructor(private readonly deps: AccountServiceDeps) {
-    this.userByEmail = signInUserByEmailQuery(deps.db).prepare('sign_in_user_by_email');
+    this.reserveAndFind = signInReserveAndFindQuery(deps.db).prepare('sign_in_reserve_and_find');
   }
 
   /** Resolves once the work started after earlier answers is done (shutdown, tests). */
@@ -310,23 +317,23 @@ export class AccountService {
    * 2.4.1): a place on the hashing threads first (`ServiceBusy` at once when none is free),
    * then the attempt is counted atomically before the hash, so that of a burst of guesses at
    * most the rule's allowance is hashed and the rest is refused at once; a right password that
-   * arrives once the address is locked is refused too. `lookup` runs once the attempt is
-   * admitted and gives the stored hash (undefined: no password, a dummy hash is verified so that
-   * timing does not tell which addresses exist). Returns whether the password matched; a
+   * arrives once the address is locked is refused too. `reserve` counts the attempt (the
+   * limiter's reservation, or a statement that also reads the account) and gives the stored hash
+   * (undefined: no password, a dummy hash is verified so that timing does not tell which
+   * addresses exist), used only when the attempt is admitted. Returns whether the password matched; a
    * mismatch is counted and locks the address at the limit (then `AttemptOverLimitLogin`).
    */
   private async checkPassword<T>(
     email: string,
     password: string,
-    lookup: () => Promise<{ found: T; passwordHash: string | null | undefined }>,
+    reserve: (key: string) => Promise<{ reservation: Reservation; found: T; passwordHash: string | null | undefined }>,
   ): Promise<{ ok: true; found: T } | { ok: false }> {
     const { limiter, hashing } = this.deps;
     const key = normalizeEmail(email);
     const turn = hashing.admit();
     try {
-      const reservation = await limiter.reserve(LOGIN_LIMIT, key);
+      const { reservation, found, passwordHash } = await reserve(key);
       if (!reservation.admitted) throw new Fault('AttemptOverLimitLogin');
-      const { found, passwordHash } = await lookup();
       const ok = passwordHash
         ? await turn.verify(passwordHash, password)
         : (await turn.verify(await hashing.dummyHash(), password)) && false;
@@ -347,9 +354,15 @@ export class AccountService {
    * verification too, so that timing does not tell which addresses exist.
    */
   private async checkCredentials(email: string, password: string): Promise<UserRow & { secondFactor: boolean }> {
-    const checked = await this.checkPassword(email, password, async () => {
-      const [user] = await this.userByEmail.execute({ email: normalizeEmail(email) });
-      return { found: user, passwordHash: user?.passwordHash };
+    const checked = await this.checkPassword(email, password, async (key) => {
+      const now = this.deps.clock.now();
+      const [row] = await this.reserveAndFind.execute({
+        scope: LOGIN_LIMIT.scope,
+        key,
+        ...reservationParams(LOGIN_LIMIT, now),
+      });
+      const user = row?.user ? { ...row.user, secondFactor: row.secondFactor } : undefined;
+      return { reservation: reservationOf(LOGIN_LIMIT, row, now), found: user, passwordHash: user?.passwordHash };
     });
     if (!checked.ok || !checked.found) throw new Fault('UserLoginInvalidCredentials');
     const user = checked.found;
@@ -377,7 +390,8 @@ export class AccountService {
   }
 
   private async checkPasswordOf(user: UserRow, password: string): Promise<boolean> {
-    const checked = await this.checkPassword(user.email, password, async () => ({
+    const checked = await this.checkPassword(user.email, password, async (key) => ({
+      reservation: await this.deps.limiter.reserve(LOGIN_LIMIT, key),
       found: user,
       passwordHash: user.passwordHash,
     }));

@@ -3,6 +3,7 @@ import { eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { users } from '../../db/schema';
 import { totpEnabledFor, totpFactors } from '../../db/second-factor-schema';
+import { reservationColumns, reserveInsert } from './attempt-limits';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -22,19 +23,25 @@ export const userByEmailQuery = (db: Queryable) =>
     .limit(1);
 
 /**
- * The account a sign-in checks the password of, with whether it has a second factor (ADR 0037):
- * read in the one statement, so that a sign-in costs no extra round trip to learn it
- * (docs/benchmarks.md, sign-in with TOTP).
+ * A sign-in's first statement: the attempt reserved under the lockout (ADR 0028; see
+ * `AttemptLimiter.reserve`) and the account it checks the password of, with whether it has a
+ * second factor (ADR 0037), in one round trip (docs/benchmarks.md, sign-in with TOTP). The
+ * account is read even when the attempt is refused; it is then not used. Placeholders: scope,
+ * key (the normalised address), now, windowStart, max.
  */
-export const signInUserByEmailQuery = (db: Queryable) =>
-  db
+export const signInReserveAndFindQuery = (db: Queryable) => {
+  const reserved = db.$with('reserved').as(reserveInsert(db).returning(reservationColumns));
+  return db
+    .with(reserved)
     .select({
-      ...getTableColumns(users),
+      count: reserved.count,
+      lockedUntil: reserved.lockedUntil,
+      user: getTableColumns(users),
       secondFactor: sql<boolean>`exists (select 1 from ${totpFactors} where ${totpEnabledFor(users.id)})`,
     })
-    .from(users)
-    .where(eq(users.email, sql.placeholder('email')))
-    .limit(1);
+    .from(reserved)
+    .leftJoin(users, eq(users.email, sql.placeholder('key')));
+};
 
 export async function findUserByEmail(db: Queryable, email: string): Promise<UserRow | undefined> {
   const [row] = await userByEmailQuery(db).execute({ email: normalizeEmail(email) });
