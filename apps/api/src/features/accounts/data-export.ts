@@ -20,7 +20,7 @@ import {
 } from '../../db/licences-schema';
 import { checkoutSessions, paymentMismatches, paymentRefunds } from '../../db/payments-schema';
 import { mailLog, seenDevices, sessions, socialAccounts, users } from '../../db/schema';
-import { passkeys, recoveryCodes, totpFactors } from '../../db/second-factor-schema';
+import { passkeys, recoveryCodes, totpEnabledFor, totpFactors } from '../../db/second-factor-schema';
 import { storefrontOrderKeys, storefrontOrderRefunds, storefrontOrders } from '../../db/storefront-schema';
 import { notificationPreferences, tokenNotices } from '../../db/token-notices-schema';
 import { tokenLots, tokenSpendAllocations, tokenSpends, tokenWithdrawals } from '../../db/voice-ai-schema';
@@ -85,10 +85,11 @@ export class DataExportService {
       .from(passkeys)
       .where(eq(passkeys.userId, userId))
       .orderBy(asc(passkeys.createdAt));
+    // Only an enabled factor (the one rule, db/second-factor-schema.ts); a pending setup is not on.
     const [factor] = await tx
       .select({ confirmedAt: totpFactors.confirmedAt })
       .from(totpFactors)
-      .where(eq(totpFactors.userId, userId));
+      .where(totpEnabledFor(userId));
     const [codesLeft] = await tx
       .select({ n: sql<number>`count(*)::int` })
       .from(recoveryCodes)
@@ -241,7 +242,7 @@ export class DataExportService {
     const allocationsOf = groupBy(allocationRows, (row) => row.spendId);
     const keysOf = groupBy(orderKeyRows, (row) => row.orderKey.orderId);
     const refundsOf = groupBy(orderRefundRows, (row) => row.orderId);
-    const enabled = Boolean(factor?.confirmedAt);
+    const enabled = factor !== undefined;
 
     return {
       Format: DATA_EXPORT_FORMAT,

@@ -19,7 +19,7 @@ import {
 } from '../../db/licences-schema';
 import { checkoutSessions, paymentRefunds } from '../../db/payments-schema';
 import { mailLog, sessions, socialAccounts } from '../../db/schema';
-import { passkeys, recoveryCodes, totpFactors } from '../../db/second-factor-schema';
+import { passkeys, recoveryCodes, totpEnabledFor, totpFactors } from '../../db/second-factor-schema';
 import { tokenLots, tokenSpendAllocations, tokenSpends } from '../../db/voice-ai-schema';
 import type { Clock } from '../../lib/clock';
 import type { AccountService } from '../accounts/service';
@@ -200,16 +200,14 @@ export class CustomerPages {
   /** Whether two-step verification is on and how much of it is left: counts, never the secrets. */
   private async secondFactor(userId: string): Promise<CustomerPage['SecondFactor']> {
     const { db } = this.deps;
-    const [totp] = await db
-      .select({ confirmedAt: totpFactors.confirmedAt })
-      .from(totpFactors)
-      .where(eq(totpFactors.userId, userId));
+    // The one rule of "TOTP on" (db/second-factor-schema.ts): a row there is an enabled factor.
+    const [totp] = await db.select({ userId: totpFactors.userId }).from(totpFactors).where(totpEnabledFor(userId));
     const [codes] = await db
       .select({ n: count() })
       .from(recoveryCodes)
       .where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt)));
     const [keys] = await db.select({ n: count() }).from(passkeys).where(eq(passkeys.userId, userId));
-    return { Totp: Boolean(totp?.confirmedAt), RecoveryCodesLeft: codes?.n ?? 0, Passkeys: keys?.n ?? 0 };
+    return { Totp: totp !== undefined, RecoveryCodesLeft: codes?.n ?? 0, Passkeys: keys?.n ?? 0 };
   }
 
   /** The sessions still live, last seen first: when and from what, never their tokens. */
