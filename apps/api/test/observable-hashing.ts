@@ -14,6 +14,8 @@ export interface ObservableHashing {
   readonly verifies: number;
   /** Verifications wait here until `open` (hashes of new passwords are not held). */
   hold(): void;
+  /** Only verifications of this password wait until `open`: one request held while others go on. */
+  holdPassword(password: string): void;
   open(): void;
   close(): Promise<void>;
 }
@@ -31,12 +33,13 @@ export function observableHashing(
   const pool = workerPool(defaultHashingThreads(), params);
   let verifies = 0;
   let gate: Promise<void> | undefined;
+  let heldPassword: string | undefined;
   let openGate: () => void = () => {};
   const backend: HashingBackend = {
     hash: (password) => pool.hash(password),
     async verify(passwordHash, password) {
       verifies += 1;
-      if (gate) await gate;
+      if (gate && (heldPassword === undefined || heldPassword === password)) await gate;
       return pool.verify(passwordHash, password);
     },
   };
@@ -50,9 +53,14 @@ export function observableHashing(
     hold() {
       gate ??= new Promise<void>((resolve) => (openGate = resolve));
     },
+    holdPassword(password) {
+      heldPassword = password;
+      gate ??= new Promise<void>((resolve) => (openGate = resolve));
+    },
     open() {
       openGate();
       gate = undefined;
+      heldPassword = undefined;
     },
     close: async () => pool.close?.(),
   };

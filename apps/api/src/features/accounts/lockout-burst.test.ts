@@ -1,5 +1,6 @@
 import { LOGIN_LOCKOUT_MINUTES, LOGIN_MAX_FAILED_ATTEMPTS, SERVICE_BUSY_RETRY_AFTER_SECONDS } from '@soundid/contracts';
 import { and, count, eq, isNull } from 'drizzle-orm';
+import { generateSync } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultOf, PASSWORD, signUpVerified } from '../../../test/accounts-flow';
 import { createTestApp, type TestApp } from '../../../test/kit/test-app';
@@ -130,6 +131,55 @@ describe('sign-in lockout under a parallel burst (ASVS 6.3.1, 2.4.1)', () => {
     await Promise.all(Array.from({ length: BURST }, () => login('nobody-here@example.com', WRONG)));
     expect(observed.verifies - before).toBeLessThanOrEqual(LOGIN_MAX_FAILED_ATTEMPTS);
     expect(faultOf(await login('nobody-here@example.com', WRONG))).toBe('AttemptOverLimitLogin');
+  });
+});
+
+describe('a right password checked while the address gets locked (ASVS 6.3.1)', () => {
+  /** Turns two-step verification on with the app's first code (the fake clock's). */
+  async function turnOnTotp(token: string): Promise<void> {
+    const begun = await t.call('/api/accounts/BeginTotpSetup', {}, token);
+    const { Secret } = begun.json().Result as { Secret: string };
+    const epoch = Math.floor(t.clock.now().getTime() / 1000);
+    const confirmed = await t.call(
+      '/api/accounts/ConfirmTotpSetup',
+      { code: generateSync({ secret: Secret, epoch }) },
+      token,
+    );
+    expect(confirmed.statusCode).toBe(200);
+  }
+
+  // The right password is admitted first and its hash held; wrong guesses then fill the
+  // allowance and lock the address; the right one's check ends after the lock and is refused:
+  // no session, and with a second factor no challenge (the statement that makes the challenge
+  // clears the counter only where it is not locked).
+  it.each([
+    ['a password account', false],
+    ['an account with TOTP', true],
+  ])('refuses it for %s', async (_name, withTotp) => {
+    const email = `late-right-${withTotp ? 'totp' : 'password'}@example.com`;
+    const token = await signUpVerified(t, email);
+    if (withTotp) await turnOnTotp(token);
+    const sessionsBefore = await liveSessions(email);
+
+    const before = observed.verifies;
+    observed.holdPassword(PASSWORD);
+    try {
+      const right = login(email, PASSWORD);
+      await until(() => observed.verifies > before);
+      const wrong = [];
+      for (let i = 1; i < LOGIN_MAX_FAILED_ATTEMPTS; i++) wrong.push(await login(email, WRONG));
+      expect(faultOf(wrong.at(-1) as { json(): unknown })).toBe('AttemptOverLimitLogin');
+      observed.open();
+      const late = await right;
+      expect(late.statusCode).toBe(429);
+      expect(faultOf(late)).toBe('AttemptOverLimitLogin');
+      expect(JSON.stringify(late.json())).not.toContain('Challenge');
+    } finally {
+      observed.open();
+    }
+    expect(await liveSessions(email)).toBe(sessionsBefore);
+    t.clock.advanceMinutes(LOGIN_LOCKOUT_MINUTES + 0.1);
+    expect(faultOf(await login(email, PASSWORD))).toBe(withTotp ? 'SecondFactorRequired' : undefined);
   });
 });
 

@@ -1,5 +1,5 @@
 import { RECOVERY_CODE_COUNT, RECOVERY_CODE_LENGTH, SIGN_IN_CHALLENGE_MINUTES } from '@soundid/contracts';
-import { and, count, eq, getTableColumns, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, count, eq, getTableColumns, isNotNull, isNull, lt, or, sql, type WithSubquery } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client';
 import { attemptCounters, users } from '../../db/schema';
 import {
@@ -187,9 +187,48 @@ export class SecondFactorService {
   /** A sign-in that passed its first factor: the challenge the client completes it with. */
   async challenge(db: Queryable, userId: string, keepMeSignedIn: boolean): Promise<string> {
     const challenge = newOpaqueToken(this.deps.random);
+    await this.challengeInsert(db, userId, keepMeSignedIn, challenge);
+    return challenge;
+  }
+
+  /**
+   * A password sign-in's challenge, made by the statement that also clears the password
+   * attempt's counter where it is not locked (`released`; see `AttemptLimiter.release`): one
+   * round trip for both (docs/benchmarks.md, sign-in with TOTP). When nothing was released the
+   * caller asks the limiter, which tells a lock (the sign-in is refused, the challenge never
+   * handed out) from a counter a parallel success cleared.
+   */
+  async challengeReleasing(
+    userId: string,
+    keepMeSignedIn: boolean,
+    attempt: { rule: LockingRule; key: string },
+  ): Promise<{ challenge: string; released: boolean }> {
+    const { db, clock } = this.deps;
+    const challenge = newOpaqueToken(this.deps.random);
+    const released = db.$with('released').as(
+      db
+        .delete(attemptCounters)
+        .where(releasableCounter(attempt.rule.scope, attempt.key, clock.now()))
+        .returning({ key: attemptCounters.key }),
+    );
+    const [row] = await this.challengeInsert(db, userId, keepMeSignedIn, challenge, [released]).returning({
+      released: sql<boolean>`exists (select 1 from ${released})`,
+    });
+    return { challenge, released: row?.released === true };
+  }
+
+  /**
+   * Inserts a challenge's row; old challenges of the account (expired or used) go in the same
+   * statement, so the table holds only live ones at one round trip (docs/benchmarks.md).
+   */
+  private challengeInsert(
+    db: Queryable,
+    userId: string,
+    keepMeSignedIn: boolean,
+    challenge: string,
+    alongside: WithSubquery[] = [],
+  ) {
     const now = this.deps.clock.now();
-    // Old challenges of this account go as new ones are made, in the same statement: the table
-    // holds only live ones, and a sign-in costs one round trip for it (docs/benchmarks.md).
     const gone = db.$with('gone').as(
       db
         .delete(signInChallenges)
@@ -201,8 +240,8 @@ export class SecondFactorService {
         )
         .returning({ id: signInChallenges.id }),
     );
-    await db
-      .with(gone)
+    return db
+      .with(gone, ...alongside)
       .insert(signInChallenges)
       .values({
         challengeHash: hashToken(challenge),
@@ -211,7 +250,6 @@ export class SecondFactorService {
         createdAt: now,
         expiresAt: addMinutes(now, SIGN_IN_CHALLENGE_MINUTES),
       });
-    return challenge;
   }
 
   /**

@@ -327,6 +327,7 @@ export class AccountService {
     email: string,
     password: string,
     reserve: (key: string) => Promise<{ reservation: Reservation; found: T; passwordHash: string | null | undefined }>,
+    release: 'now' | 'by the caller' = 'now',
   ): Promise<{ ok: true; found: T } | { ok: false }> {
     const { limiter, hashing } = this.deps;
     const key = normalizeEmail(email);
@@ -341,7 +342,7 @@ export class AccountService {
         if (await limiter.fail(LOGIN_LIMIT, key, reservation)) throw new Fault('AttemptOverLimitLogin');
         return { ok: false };
       }
-      if (!(await limiter.release(LOGIN_LIMIT, key))) throw new Fault('AttemptOverLimitLogin');
+      if (release === 'now') await this.releaseSignIn(key);
       return { ok: true, found };
     } finally {
       turn.release();
@@ -353,17 +354,26 @@ export class AccountService {
    * is locked for 5 minutes, even for the right password. Unknown addresses cost a hash
    * verification too, so that timing does not tell which addresses exist.
    */
-  private async checkCredentials(email: string, password: string): Promise<UserRow & { secondFactor: boolean }> {
-    const checked = await this.checkPassword(email, password, async (key) => {
-      const now = this.deps.clock.now();
-      const [row] = await this.reserveAndFind.execute({
-        scope: LOGIN_LIMIT.scope,
-        key,
-        ...reservationParams(LOGIN_LIMIT, now),
-      });
-      const user = row?.user ? { ...row.user, secondFactor: row.secondFactor } : undefined;
-      return { reservation: reservationOf(LOGIN_LIMIT, row, now), found: user, passwordHash: user?.passwordHash };
-    });
+  private async checkCredentials(
+    email: string,
+    password: string,
+    release: 'now' | 'by the caller' = 'now',
+  ): Promise<UserRow & { secondFactor: boolean }> {
+    const checked = await this.checkPassword(
+      email,
+      password,
+      async (key) => {
+        const now = this.deps.clock.now();
+        const [row] = await this.reserveAndFind.execute({
+          scope: LOGIN_LIMIT.scope,
+          key,
+          ...reservationParams(LOGIN_LIMIT, now),
+        });
+        const user = row?.user ? { ...row.user, secondFactor: row.secondFactor } : undefined;
+        return { reservation: reservationOf(LOGIN_LIMIT, row, now), found: user, passwordHash: user?.passwordHash };
+      },
+      release,
+    );
     if (!checked.ok || !checked.found) throw new Fault('UserLoginInvalidCredentials');
     const user = checked.found;
     if (user.passwordHash && this.deps.hashing.needsRehash(user.passwordHash)) await this.rehash(user.id, password);
@@ -398,16 +408,32 @@ export class AccountService {
     return checked.ok;
   }
 
+  /**
+   * A successful attempt clears the address's counter, unless a concurrent failure locked it
+   * meanwhile: then the success is refused (ADR 0028).
+   */
+  private async releaseSignIn(key: string): Promise<void> {
+    if (!(await this.deps.limiter.release(LOGIN_LIMIT, key))) throw new Fault('AttemptOverLimitLogin');
+  }
+
   async loginByEmail(email: string, password: string, keepMeSignedIn: boolean, meta: ClientMeta): Promise<SignedIn> {
-    const user = await this.checkCredentials(email, password);
+    // The counter is cleared below: for an account with a second factor, by the statement that
+    // makes its challenge (one round trip less: docs/benchmarks.md, sign-in with TOTP).
+    const user = await this.checkCredentials(email, password, 'by the caller');
+    const key = normalizeEmail(email);
+    if (user.secondFactor && user.emailVerifiedAt) {
+      const { challenge, released } = await this.deps.secondFactor.challengeReleasing(user.id, keepMeSignedIn, {
+        rule: LOGIN_LIMIT,
+        key,
+      });
+      if (!released) await this.releaseSignIn(key);
+      throw new Fault('SecondFactorRequired', { Challenge: challenge });
+    }
+    await this.releaseSignIn(key);
     if (!user.emailVerifiedAt) {
       const latest = await this.deps.tokens.latest(this.deps.db, 'verify_email', user.id);
       const linkLive = latest && !latest.usedAt && latest.expiresAt > this.deps.clock.now();
       throw new Fault(linkLive ? 'UserLoginEmailNotVerified' : 'UserLoginEmailUnverifiedAndLinkExpired');
-    }
-    if (user.secondFactor) {
-      const challenge = await this.deps.secondFactor.challenge(this.deps.db, user.id, keepMeSignedIn);
-      throw new Fault('SecondFactorRequired', { Challenge: challenge });
     }
     const session = await this.deps.sessions.issue(this.deps.db, user.id, keepMeSignedIn, meta);
     return { session, user: toUser(user) };
