@@ -31,21 +31,23 @@ const counterQuery = (db: Database) =>
 
 /**
  * What a reserved attempt does to its counter (see `reserve`), for an insert of the attempt's
- * row (scope, key, count 1, window from now, no lock): a fresh window restarts at 1, a lock run
- * out restarts at the limit, otherwise one more. Placeholders: now, windowStart, max. Shared by
+ * row (scope, key, count 1, window from now, no lock): a lock in force stays (and counts), a fresh
+ * window restarts at 1, a lock run out restarts at the limit, otherwise one more. Placeholders: now, windowStart, max. Shared by
  * the limiter's own reservation and by statements that reserve as they read (the sign-in's, so
  * that a sign-in costs fewer round trips: docs/benchmarks.md, sign-in with TOTP).
  */
 export const reserveOnConflict = () => {
   const now = sql.placeholder('now');
   const freshWindow = sql`${attemptCounters.windowStartedAt} <= ${sql.placeholder('windowStart')}::timestamptz`;
+  // A lock in force outlasts the window it was set in: a new window does not lift it early.
+  const lockOn = sql`${attemptCounters.lockedUntil} > ${now}::timestamptz`;
   const lockOver = sql`${attemptCounters.lockedUntil} <= ${now}::timestamptz`;
   return {
     target: [attemptCounters.scope, attemptCounters.key],
     set: {
-      count: sql`case when ${freshWindow} then 1 when ${lockOver} then ${sql.placeholder('max')}::integer else ${attemptCounters.count} + 1 end`,
-      windowStartedAt: sql`case when ${freshWindow} then ${now}::timestamptz else ${attemptCounters.windowStartedAt} end`,
-      lockedUntil: sql`case when ${freshWindow} or ${lockOver} then null else ${attemptCounters.lockedUntil} end`,
+      count: sql`case when ${lockOn} then ${attemptCounters.count} + 1 when ${freshWindow} then 1 when ${lockOver} then ${sql.placeholder('max')}::integer else ${attemptCounters.count} + 1 end`,
+      windowStartedAt: sql`case when ${lockOn} then ${attemptCounters.windowStartedAt} when ${freshWindow} then ${now}::timestamptz else ${attemptCounters.windowStartedAt} end`,
+      lockedUntil: sql`case when ${lockOn} then ${attemptCounters.lockedUntil} when ${freshWindow} or ${lockOver} then null else ${attemptCounters.lockedUntil} end`,
     },
   };
 };

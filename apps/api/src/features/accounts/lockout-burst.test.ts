@@ -6,6 +6,8 @@ import { faultOf, PASSWORD, signUpVerified } from '../../../test/accounts-flow';
 import { createTestApp, type TestApp } from '../../../test/kit/test-app';
 import { type ObservableHashing, observableHashing, until } from '../../../test/observable-hashing';
 import { attemptCounters, sessions } from '../../db/schema';
+import { signInChallenges } from '../../db/second-factor-schema';
+import { LOGIN_LIMIT } from './service';
 import { findUserByEmail } from './users-repo';
 
 /**
@@ -177,9 +179,33 @@ describe('a right password checked while the address gets locked (ASVS 6.3.1)', 
     } finally {
       observed.open();
     }
+    // A challenge made for the refused sign-in is not left behind.
+    const user = await findUserByEmail(t.database.db, email);
+    const [challenges] = await t.database.db
+      .select({ n: count() })
+      .from(signInChallenges)
+      .where(eq(signInChallenges.userId, user?.id ?? ''));
+    expect(challenges?.n).toBe(0);
     expect(await liveSessions(email)).toBe(sessionsBefore);
     t.clock.advanceMinutes(LOGIN_LOCKOUT_MINUTES + 0.1);
     expect(faultOf(await login(email, PASSWORD))).toBe(withTotp ? 'SecondFactorRequired' : undefined);
+  });
+});
+
+describe('a lock outlasts the window it was set in (ASVS 6.3.1)', () => {
+  it('keeps the address locked for the whole lockout when the counting window rolls over meanwhile', async () => {
+    const email = 'late-in-window@example.com';
+    await signUpVerified(t, email);
+    // The window opens with a first failure; the limit is reached near its end.
+    expect(faultOf(await login(email, WRONG))).toBe('UserLoginInvalidCredentials');
+    t.clock.advanceMinutes(LOGIN_LIMIT.windowMinutes - 1);
+    for (let i = 1; i < LOGIN_MAX_FAILED_ATTEMPTS; i++) await login(email, WRONG);
+    expect(faultOf(await login(email, PASSWORD))).toBe('AttemptOverLimitLogin');
+    // A new counting window has begun, the lock (set a minute ago) has not run out.
+    t.clock.advanceMinutes(2);
+    expect(faultOf(await login(email, PASSWORD))).toBe('AttemptOverLimitLogin');
+    t.clock.advanceMinutes(LOGIN_LOCKOUT_MINUTES);
+    expect((await login(email, PASSWORD)).statusCode).toBe(200);
   });
 });
 

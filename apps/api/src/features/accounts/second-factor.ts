@@ -61,14 +61,23 @@ const challengeReserveAndReadQuery = (db: Database) => {
     isNull(signInChallenges.usedAt),
     sql`${signInChallenges.expiresAt} > ${now}::timestamptz`,
   );
-  // insert … select: the values in the table's column order (scope, key, count, window, lock).
+  // insert … select, keyed as the table's columns and in their order (drizzle checks both).
   const reserved = db.$with('reserved').as(
     db
       .insert(attemptCounters)
-      .select(
-        sql`select ${sql.placeholder('scope')}::text, ${users.email}, 1, ${now}::timestamptz, null::timestamptz
-          from ${signInChallenges} inner join ${users} on ${users.id} = ${signInChallenges.userId}
-          where ${live} limit 1`,
+      .select((qb) =>
+        qb
+          .select({
+            scope: sql<string>`${sql.placeholder('scope')}::text`.as('scope'),
+            key: users.email,
+            count: sql<number>`1`.as('count'),
+            windowStartedAt: sql<Date>`${now}::timestamptz`.as('window_started_at'),
+            lockedUntil: sql<Date | null>`null::timestamptz`.as('locked_until'),
+          })
+          .from(signInChallenges)
+          .innerJoin(users, eq(users.id, signInChallenges.userId))
+          .where(live)
+          .limit(1),
       )
       .onConflictDoUpdate(reserveOnConflict())
       .returning({ key: attemptCounters.key, ...reservationColumns }),
@@ -215,6 +224,11 @@ export class SecondFactorService {
       released: sql<boolean>`exists (select 1 from ${released})`,
     });
     return { challenge, released: row?.released === true };
+  }
+
+  /** Removes a challenge that was made but will not be handed out. */
+  async dropChallenge(challenge: string): Promise<void> {
+    await this.deps.db.delete(signInChallenges).where(eq(signInChallenges.challengeHash, hashToken(challenge)));
   }
 
   /**

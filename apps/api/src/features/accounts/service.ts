@@ -375,12 +375,16 @@ export class AccountService {
       release,
     );
     if (!checked.ok || !checked.found) throw new Fault('UserLoginInvalidCredentials');
-    const user = checked.found;
-    if (user.passwordHash && this.deps.hashing.needsRehash(user.passwordHash)) await this.rehash(user.id, password);
-    return user;
+    // Once the attempt is released: a success refused for a lock changes nothing.
+    if (release === 'now') await this.rehashIfOutdated(checked.found, password);
+    return checked.found;
   }
 
   /** Replaces a hash made with other parameters; when hashing is busy, at a later sign-in. */
+  private async rehashIfOutdated(user: UserRow, password: string): Promise<void> {
+    if (user.passwordHash && this.deps.hashing.needsRehash(user.passwordHash)) await this.rehash(user.id, password);
+  }
+
   private async rehash(userId: string, password: string): Promise<void> {
     let passwordHash: string;
     try {
@@ -426,10 +430,20 @@ export class AccountService {
         rule: LOGIN_LIMIT,
         key,
       });
-      if (!released) await this.releaseSignIn(key);
+      if (!released) {
+        try {
+          await this.releaseSignIn(key);
+        } catch (error) {
+          // Refused for a lock: the challenge is never handed out, and goes at once.
+          await this.deps.secondFactor.dropChallenge(challenge);
+          throw error;
+        }
+      }
+      await this.rehashIfOutdated(user, password);
       throw new Fault('SecondFactorRequired', { Challenge: challenge });
     }
     await this.releaseSignIn(key);
+    await this.rehashIfOutdated(user, password);
     if (!user.emailVerifiedAt) {
       const latest = await this.deps.tokens.latest(this.deps.db, 'verify_email', user.id);
       const linkLive = latest && !latest.usedAt && latest.expiresAt > this.deps.clock.now();
