@@ -65,12 +65,7 @@ async function main(): Promise<void> {
     }
   }
 
-  const [{ composeApp }, { openDatabase }, { seedDemoData }, { seedDemoReleases }] = await Promise.all([
-    import('./app'),
-    import('./db/client'),
-    import('./dev/demo-seed'),
-    import('./dev/demo-releases'),
-  ]);
+  const [{ composeApp }, { openDatabase }] = await Promise.all([import('./app'), import('./db/client')]);
   database = await openDatabase(
     config.databaseUrl
       ? { kind: 'postgres', url: config.databaseUrl }
@@ -79,18 +74,23 @@ async function main(): Promise<void> {
   await database.migrate();
   const composed = await composeApp({ config, database, serverFactory: gate.serverFactory });
   app = composed.app;
-  const demo = config.isProduction
-    ? undefined
-    : await seedDemoData({
-        db: database.db,
-        clock: systemClock,
-        random: systemRandom,
-        licences: composed.services.licences,
-        passwordHashCost: config.passwordHashCost,
-      });
-  const demoReleases = config.isProduction
-    ? undefined
-    : await seedDemoReleases({ db: database.db, releases: composed.services.releases });
+  // The demo seeds are development stand-ins: production never loads them.
+  let demo: string[] | undefined;
+  let demoReleases: string[] | undefined;
+  if (!config.isProduction) {
+    const [{ seedDemoData }, { seedDemoReleases }] = await Promise.all([
+      import('./dev/demo-seed'),
+      import('./dev/demo-releases'),
+    ]);
+    demo = await seedDemoData({
+      db: database.db,
+      clock: systemClock,
+      random: systemRandom,
+      licences: composed.services.licences,
+      passwordHashCost: config.passwordHashCost,
+    });
+    demoReleases = await seedDemoReleases({ db: database.db, releases: composed.services.releases });
+  }
   await app.ready();
   if (closing) return;
   jobs = composed.services.jobs;

@@ -111,8 +111,9 @@ export async function startRefusedService(
   databaseUrl: string | undefined,
   env: Record<string, string>,
   timeoutMs = 60_000,
+  nodeArgs: string[] = [],
 ): Promise<{ code: number | null; output: string }> {
-  const { child, output, removeDataDir } = await spawnProcess({ env: testServiceEnv(databaseUrl, env) });
+  const { child, output, removeDataDir } = await spawnProcess({ env: testServiceEnv(databaseUrl, env), nodeArgs });
   const code = await new Promise<number | null>((resolve) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');

@@ -1,4 +1,4 @@
-import { and, eq, type SQLWrapper, sql } from 'drizzle-orm';
+import { and, eq, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client';
 import { attemptCounters } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
@@ -31,10 +31,11 @@ const counterQuery = (db: Database) =>
 
 /**
  * What a reserved attempt does to its counter (see `reserve`), for an insert of the attempt's
- * row (scope, key, count 1, window from now, no lock): a lock in force stays (and counts), a fresh
- * window restarts at 1, a lock run out restarts at the limit, otherwise one more. Placeholders: now, windowStart, max. Shared by
- * the limiter's own reservation and by statements that reserve as they read (the sign-in's, so
- * that a sign-in costs fewer round trips: docs/benchmarks.md, sign-in with TOTP).
+ * row (scope, key, count 1, window from now, no lock): a lock in force stays (and counts), a
+ * fresh window restarts at 1, a lock run out restarts at the limit, otherwise one more.
+ * Placeholders: now, windowStart, max. Shared by the limiter's own reservation and by
+ * statements that reserve as they read (the sign-in's, so that a sign-in costs fewer round
+ * trips: docs/benchmarks.md, sign-in with TOTP).
  */
 export const reserveOnConflict = () => {
   const now = sql.placeholder('now');
@@ -75,9 +76,26 @@ export function reservationOf(
  * A counter a success may clear: one not locked now (see `release`). Shared by the limiter's
  * release and by statements that release as they accept (the sign-in's second factor).
  */
-export const releasableCounter = (scope: SQLWrapper | string, key: SQLWrapper | string, now: SQLWrapper | Date) =>
+const releasableCounter = (scope: SQLWrapper | string, key: SQLWrapper | string, now: SQLWrapper | Date) =>
   sql`${attemptCounters.scope} = ${scope} and ${attemptCounters.key} = ${key}
     and (${attemptCounters.lockedUntil} is null or ${attemptCounters.lockedUntil} <= ${now}::timestamptz)`;
+
+/**
+ * A success's release (see `release`) as a data-modifying CTE named `released`, for statements
+ * that clear the counter as they accept; with `onlyIf`, only where that holds too. A statement
+ * reads `exists (select 1 from released)` to learn whether it cleared the counter.
+ */
+export const releasedCte = (db: Queryable, rule: LimitRule, key: string, now: Date, onlyIf?: SQL) =>
+  db.$with('released').as(
+    db
+      .delete(attemptCounters)
+      .where(
+        onlyIf
+          ? sql`${releasableCounter(rule.scope, key, now)} and ${onlyIf}`
+          : releasableCounter(rule.scope, key, now),
+      )
+      .returning({ key: attemptCounters.key }),
+  );
 
 /**
  * An attempt's reservation (see `reserve`) as an insert of its row, for the limiter's own

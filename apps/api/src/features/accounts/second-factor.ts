@@ -19,7 +19,7 @@ import type { Mailer } from '../mail/mailer';
 import {
   type AttemptLimiter,
   type LockingRule,
-  releasableCounter,
+  releasedCte,
   reservationColumns,
   reservationOf,
   reservationParams,
@@ -214,12 +214,7 @@ export class SecondFactorService {
   ): Promise<{ challenge: string; released: boolean }> {
     const { db, clock } = this.deps;
     const challenge = newOpaqueToken(this.deps.random);
-    const released = db.$with('released').as(
-      db
-        .delete(attemptCounters)
-        .where(releasableCounter(attempt.rule.scope, attempt.key, clock.now()))
-        .returning({ key: attemptCounters.key }),
-    );
+    const released = releasedCte(db, attempt.rule, attempt.key, clock.now());
     const [row] = await this.challengeInsert(db, userId, keepMeSignedIn, challenge, [released]).returning({
       released: sql<boolean>`exists (select 1 from ${released})`,
     });
@@ -367,12 +362,7 @@ export class SecondFactorService {
         .where(and(unusedChallenge, sql`exists (select 1 from ${moved})`))
         .returning({ keepMeSignedIn: signInChallenges.keepMeSignedIn }),
     );
-    const released = db.$with('released').as(
-      db
-        .delete(attemptCounters)
-        .where(sql`${releasableCounter(loginLimit.scope, user.email, now)} and exists (select 1 from ${used})`)
-        .returning({ key: attemptCounters.key }),
-    );
+    const released = releasedCte(db, loginLimit, user.email, now, sql`exists (select 1 from ${used})`);
     const [accepted] = await db
       .with(moved, used, released)
       .select({ keepMeSignedIn: used.keepMeSignedIn, released: sql<boolean>`exists (select 1 from ${released})` })
