@@ -14,9 +14,13 @@ export interface ObservableHashing {
   readonly verifies: number;
   /** Verifications wait here until `open` (hashes of new passwords are not held). */
   hold(): void;
-  /** Only verifications of this password wait until `open`: one request held while others go on. */
+  /**
+   * Only verifications of this password wait until `open` (or `open(password)`): one request
+   * held while others go on. Several passwords may be held at once and let go one by one.
+   */
   holdPassword(password: string): void;
-  open(): void;
+  /** Lets every held verification go on, or only those of one password. */
+  open(password?: string): void;
   close(): Promise<void>;
 }
 
@@ -33,13 +37,15 @@ export function observableHashing(
   const pool = workerPool(defaultHashingThreads(), params);
   let verifies = 0;
   let gate: Promise<void> | undefined;
-  let heldPassword: string | undefined;
   let openGate: () => void = () => {};
+  const heldPasswords = new Map<string, { gate: Promise<void>; open: () => void }>();
   const backend: HashingBackend = {
     hash: (password) => pool.hash(password),
     async verify(passwordHash, password) {
       verifies += 1;
-      if (gate && (heldPassword === undefined || heldPassword === password)) await gate;
+      if (gate) await gate;
+      const held = heldPasswords.get(password);
+      if (held) await held.gate;
       return pool.verify(passwordHash, password);
     },
   };
@@ -54,13 +60,20 @@ export function observableHashing(
       gate ??= new Promise<void>((resolve) => (openGate = resolve));
     },
     holdPassword(password) {
-      heldPassword = password;
-      gate ??= new Promise<void>((resolve) => (openGate = resolve));
+      if (heldPasswords.has(password)) return;
+      let open: () => void = () => {};
+      const held = new Promise<void>((resolve) => (open = resolve));
+      heldPasswords.set(password, { gate: held, open });
     },
-    open() {
+    open(password) {
+      for (const [held, { open }] of heldPasswords) {
+        if (password !== undefined && held !== password) continue;
+        open();
+        heldPasswords.delete(held);
+      }
+      if (password !== undefined) return;
       openGate();
       gate = undefined;
-      heldPassword = undefined;
     },
     close: async () => pool.close?.(),
   };

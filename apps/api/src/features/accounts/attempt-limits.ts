@@ -216,20 +216,27 @@ export class AttemptLimiter {
 
   /**
    * The reserved attempt failed: it stays counted, and the one that reached the limit locks
-   * the key. Returns whether the key is now locked.
+   * the key. Returns whether the key is now locked, as the database has it: a success checked
+   * in parallel may have cleared the count this attempt reached (the count starts afresh, as
+   * after any success), and then there is no lock to answer with.
    */
   async fail(rule: LockingRule, key: string, reservation: Reservation): Promise<boolean> {
     if (reservation.count < rule.max) return false;
     const now = this.clock.now();
     const lockUntil = new Date(now.getTime() + rule.lockMinutes * 60_000);
-    await this.db
+    const locked = await this.db
       .update(attemptCounters)
       .set({ lockedUntil: lockUntil })
       .where(
         sql`${attemptCounters.scope} = ${rule.scope} and ${attemptCounters.key} = ${key} and ${attemptCounters.count} >= ${rule.max}
           and (${attemptCounters.lockedUntil} is null or ${attemptCounters.lockedUntil} <= ${now}::timestamptz)`,
-      );
-    return true;
+      )
+      .returning({ key: attemptCounters.key });
+    if (locked.length > 0) return true;
+    // Nothing locked by this statement: locked already by a parallel failure, or the counter
+    // cleared (or restarted) by a parallel success. A fresh read tells which.
+    const [row] = await this.counter.execute({ scope: rule.scope, key });
+    return Boolean(row?.lockedUntil && row.lockedUntil > now);
   }
 
   /**

@@ -192,6 +192,34 @@ describe('a right password checked while the address gets locked (ASVS 6.3.1)', 
   });
 });
 
+describe('wrong guesses checked while the right password signs in (ASVS 6.3.1)', () => {
+  // The right password is admitted first, then wrong guesses fill the allowance, all held; the
+  // right one's check ends first and clears the count, as a success does; the wrong ones end
+  // after. The one that had reached the limit finds no count to lock: it answers what the
+  // database holds (not locked), never "locked" with no lock behind it.
+  it('answers the guess that reached the limit as the database has it: no lock, no 429', async () => {
+    const email = 'right-amid-wrong@example.com';
+    await signUpVerified(t, email);
+    const before = observed.verifies;
+    observed.holdPassword(PASSWORD);
+    observed.holdPassword(WRONG);
+    try {
+      const right = login(email, PASSWORD);
+      await until(() => observed.verifies > before);
+      const wrong = Array.from({ length: LOGIN_MAX_FAILED_ATTEMPTS - 1 }, () => login(email, WRONG));
+      await until(() => observed.verifies >= before + LOGIN_MAX_FAILED_ATTEMPTS);
+      observed.open(PASSWORD);
+      expect((await right).statusCode).toBe(200);
+      observed.open(WRONG);
+      const faults = (await Promise.all(wrong)).map((answer) => faultOf(answer));
+      expect(faults).toEqual(Array(LOGIN_MAX_FAILED_ATTEMPTS - 1).fill('UserLoginInvalidCredentials'));
+    } finally {
+      observed.open();
+    }
+    expect((await login(email, PASSWORD)).statusCode).toBe(200);
+  });
+});
+
 describe('a lock outlasts the window it was set in (ASVS 6.3.1)', () => {
   it('keeps the address locked for the whole lockout when the counting window rolls over meanwhile', async () => {
     const email = 'late-in-window@example.com';
