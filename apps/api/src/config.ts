@@ -12,7 +12,7 @@ import {
   SIGNUP_MAX_TOTAL,
 } from '@soundid/contracts';
 import { z } from 'zod';
-import type { PasswordHashCost } from './features/accounts/passwords';
+import type { HashingPriority, PasswordHashCost } from './features/accounts/passwords';
 import { secretWeakness } from './lib/secret-strength';
 
 /**
@@ -174,6 +174,12 @@ const envSchema = z
         .regex(/^[1-9]\d{0,2}$/, { message: 'must be a whole number from 1' })
         .optional(),
     ),
+    /**
+     * How the hashing threads yield the cores (ADR 0023 addendum): `idle` runs them under
+     * Linux's SCHED_IDLE (any other thread that wakes takes the core at once) and niced 10
+     * below the process; `nice` only niced.
+     */
+    HASHING_PRIORITY: z.enum(['idle', 'nice']).default('idle'),
     /**
      * Argon2id parameters: production (OWASP's minimum) unless a test harness asks for argon2's
      * cheapest; refused in production (ADR 0035).
@@ -364,6 +370,8 @@ export interface Config {
   hashingThreads: number;
   /** Argon2id parameters: `test` (argon2's cheapest) only outside production (ADR 0035). */
   passwordHashCost: PasswordHashCost;
+  /** How the hashing threads yield the cores: SCHED_IDLE and niced, or niced (ADR 0023 addendum). */
+  hashingPriority: HashingPriority;
   features: { coProducer: boolean };
   social: {
     google?: { clientId: string; jwksUrl?: string; tokenInfoUrl?: string };
@@ -446,6 +454,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     appLoginScheme: env.APP_LOGIN_SCHEME,
     hashingThreads: env.HASHING_THREADS ? Number(env.HASHING_THREADS) : defaultHashingThreads(),
     passwordHashCost: env.PASSWORD_HASH_COST,
+    hashingPriority: env.HASHING_PRIORITY,
     features: { coProducer: env.FEATURE_CO_PRODUCER },
     offlineLicenseSigningKey: env.OFFLINE_LICENSE_SIGNING_KEY,
     offlineActivation:

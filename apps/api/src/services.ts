@@ -189,7 +189,8 @@ export function createServices(options: ServiceOptions): Services {
   // Read once per process, now rather than at the first sign-up (ADR 0042).
   const breachedPasswords = sharedBreachedPasswords();
   breachedPasswords.warm((error) => log.error({ err: error }, 'breached-password list not loaded'));
-  const hashing = options.hashing ?? sharedHashing(config.hashingThreads, config.passwordHashCost);
+  const hashing =
+    options.hashing ?? sharedHashing(config.hashingThreads, config.passwordHashCost, config.hashingPriority);
   const accounts = new AccountService({
     log,
     db,

@@ -1,7 +1,9 @@
 // A thread of the password-hashing pool (passwords.ts). Plain JavaScript: worker threads load it
 // without the TypeScript loader, under the service, its CLIs and the test runner alike.
+import { spawnSync } from 'node:child_process';
 import { readlinkSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
+import { workerData } from 'node:worker_threads';
 import { hashSync, verifySync } from '@node-rs/argon2';
 
 /**
@@ -12,12 +14,21 @@ import { hashSync, verifySync } from '@node-rs/argon2';
 const HASHING_NICENESS_STEP = 10;
 const NICEST = 19;
 
-// On Linux a thread id names one thread to setpriority, and /proc/thread-self is this thread
-// (which starts at the niceness of the thread that made it): hashing then yields the cores to
-// the event loop whenever it has work. Elsewhere it stays as is.
+// On Linux a thread id names one thread to setpriority and to sched_setscheduler, and
+// /proc/thread-self is this thread (which starts at the niceness of the thread that made it):
+// hashing then yields the cores to the event loop whenever it has work. Elsewhere it stays as is.
 try {
   const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
-  if (Number.isInteger(tid)) setPriority(tid, Math.min(NICEST, getPriority(tid) + HASHING_NICENESS_STEP));
+  if (Number.isInteger(tid)) {
+    setPriority(tid, Math.min(NICEST, getPriority(tid) + HASHING_NICENESS_STEP));
+    // SCHED_IDLE (ADR 0023 addendum, 2026-11-27): a thread that wakes takes the core from a hash
+    // at once, and the scheduler counts a core that only hashes as free when it places the event
+    // loop or the database. Node has no call for it; util-linux's chrt (in every Debian image) makes
+    // it. Without chrt, or where refused, the niceness above stays the only step down.
+    if (workerData?.priority === 'idle') {
+      spawnSync('chrt', ['--idle', '--pid', '0', String(tid)], { stdio: 'ignore', timeout: 5_000 });
+    }
+  }
 } catch {
   // no /proc (not Linux) or not permitted: hash at normal priority
 }

@@ -151,6 +151,40 @@ describe('passwords', () => {
       expect(threads.filter((n) => n === Math.min(19, own + 10)).length).toBeGreaterThanOrEqual(hashing.threads);
     },
   );
+
+  // A field of /proc/<pid>/task/<tid>/stat, counted from 1 as proc(5) counts them.
+  const statField = (tid: string, field: number) => {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[field - 3]);
+  };
+  const SCHED_IDLE = 5;
+  const idleThreads = () => readdirSync('/proc/self/task').filter((tid) => statField(tid, 41) === SCHED_IDLE).length;
+
+  it.runIf(existsSync('/proc/thread-self') && existsSync('/usr/bin/chrt'))(
+    'hashes under SCHED_IDLE unless HASHING_PRIORITY=nice: a thread that wakes takes the core from a hash at once (ADR 0023 addendum)',
+    async () => {
+      const before = idleThreads();
+      const idle = workerPool(2, ARGON2_TEST_PARAMS, 'idle');
+      const nice = workerPool(2, ARGON2_TEST_PARAMS, 'nice');
+      try {
+        await Promise.all([idle, nice].flatMap((pool) => [pool.hash('a'), pool.hash('b'), pool.hash('c')]));
+        expect(idleThreads() - before).toBe(2);
+        // The process itself (its event loop) keeps the normal policy.
+        expect(statField(String(process.pid), 41)).toBe(0);
+      } finally {
+        await Promise.all([idle.close?.(), nice.close?.()]);
+      }
+    },
+  );
+});
+
+describe('HASHING_PRIORITY (ADR 0023 addendum)', () => {
+  const base = () => ({ DATA_DIR: mkdtempSync(path.join(tmpdir(), 'soundid-hashing-')) });
+  it('is idle unless set, and names a bad value', () => {
+    expect(loadConfig(base()).hashingPriority).toBe('idle');
+    expect(loadConfig({ ...base(), HASHING_PRIORITY: 'nice' }).hashingPriority).toBe('nice');
+    expect(() => loadConfig({ ...base(), HASHING_PRIORITY: 'realtime' })).toThrow(/HASHING_PRIORITY/);
+  });
 });
 
 describe('HASHING_THREADS (ADR 0028)', () => {

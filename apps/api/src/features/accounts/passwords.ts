@@ -51,11 +51,22 @@ export interface HashingBackend {
 }
 
 /**
- * Threads niced below the event loop and the database (hashing-worker.mjs, ADR 0023): a hash
+ * How the hashing threads yield the cores to the event loop, the database and everything else
+ * on the machine (hashing-worker.mjs, ADR 0023 and its addendum of 2026-11-27): `idle` under
+ * Linux's SCHED_IDLE and niced, `nice` only niced 10 below the process.
+ */
+export type HashingPriority = 'idle' | 'nice';
+
+/**
+ * Threads below the event loop and the database (hashing-worker.mjs, ADR 0023): a hash
  * is pure CPU, so more at once than threads adds no throughput, and at a lower priority a
  * sign-in flood uses only the CPU that signed-in requests leave.
  */
-export function workerPool(threads: number, params: Argon2Params = ARGON2_PARAMS): HashingBackend {
+export function workerPool(
+  threads: number,
+  params: Argon2Params = ARGON2_PARAMS,
+  priority: HashingPriority = 'idle',
+): HashingBackend {
   const options = hashOptions(params);
   const pool = new Piscina({
     filename: new URL('./hashing-worker.mjs', import.meta.url).href,
@@ -64,6 +75,7 @@ export function workerPool(threads: number, params: Argon2Params = ARGON2_PARAMS
     // Idle threads stay: starting one (and its argon2 module) on a sign-in would cost that sign-in.
     idleTimeout: Number.POSITIVE_INFINITY,
     concurrentTasksPerWorker: HASHES_PER_THREAD,
+    workerData: { priority },
   });
   return {
     hash: (password) => pool.run({ op: 'hash', password, options }) as Promise<string>,
@@ -146,14 +158,19 @@ function turnOf(admission: Admission, backend: HashingBackend): HashingTurn {
   };
 }
 
-/** One pool per thread count and cost in a process: test apps and the service share it. */
+/** One pool per thread count, cost and priority in a process: test apps and the service share it. */
 const shared = new Map<string, PasswordHashing>();
-export function sharedHashing(threads: number, cost: PasswordHashCost = 'production'): PasswordHashing {
-  const key = `${threads}/${cost}`;
+export function sharedHashing(
+  threads: number,
+  cost: PasswordHashCost = 'production',
+  priority: HashingPriority = 'idle',
+): PasswordHashing {
+  const key = `${threads}/${cost}/${priority}`;
   let hashing = shared.get(key);
   if (!hashing) {
     const params = argon2Params(cost);
-    hashing = new PasswordHashing(workerPool(threads, params), threads, MAX_WAITING_HASHES, params, HASHES_PER_THREAD);
+    const pool = workerPool(threads, params, priority);
+    hashing = new PasswordHashing(pool, threads, MAX_WAITING_HASHES, params, HASHES_PER_THREAD);
     shared.set(key, hashing);
   }
   return hashing;
