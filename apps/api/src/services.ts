@@ -48,6 +48,7 @@ import { ShopifyAdminClient } from './integrations/shopify/admin-api';
 import { createSocialVerifier } from './integrations/social';
 import { StripeCheckoutProvider } from './integrations/stripe';
 import type { Clock, Random } from './lib/clock';
+import { noTurns, Turns } from './lib/turns';
 
 export interface ServiceOptions {
   config: Config;
@@ -208,6 +209,7 @@ export function createServices(options: ServiceOptions): Services {
     beforeDelete: chargeActivationsOfDeletedCustomer,
     secondFactor,
     passkeys,
+    signInTurns: database.kind === 'pglite' ? new Turns() : noTurns,
   });
   const stepUp = new StepUpService({ db, clock, random, mailer, abuse, secondFactor, passkeys, passwords: accounts });
 

@@ -27,6 +27,7 @@ import { actionTokens, seenDevices, socialAccounts, users } from '../../db/schem
 import { BoundedQueue } from '../../lib/bounded-queue';
 import { addHours, type Clock } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
+import type { Turns } from '../../lib/turns';
 import { recordAccountEvent } from '../activity/events';
 import type { Mailer } from '../mail/mailer';
 import type { AbuseLimits } from './abuse-limits';
@@ -164,6 +165,12 @@ export interface AccountServiceDeps {
   secondFactor: SecondFactorService;
   /** Passkey sign-ins (ADR 0039). */
   passkeys: PasskeyService;
+  /**
+   * Turns a password check's statements wait for (lib/turns.ts): one per event-loop iteration
+   * where the database runs on the event loop, so that a sign-in flood's writes do not hold
+   * signed-in calls back (ADR 0028 addendum); none elsewhere.
+   */
+  signInTurns: Pick<Turns, 'take'>;
 }
 
 /** Reset requests waiting for their turn; past this a flood's requests are dropped unanswered by mail. */
@@ -329,15 +336,17 @@ export class AccountService {
     reserve: (key: string) => Promise<{ reservation: Reservation; found: T; passwordHash: string | null | undefined }>,
     release: 'now' | 'by the caller' = 'now',
   ): Promise<{ ok: true; found: T } | { ok: false }> {
-    const { limiter, hashing } = this.deps;
+    const { limiter, hashing, signInTurns } = this.deps;
     const key = normalizeEmail(email);
     const turn = hashing.admit();
     try {
+      await signInTurns.take();
       const { reservation, found, passwordHash } = await reserve(key);
       if (!reservation.admitted) throw new Fault('AttemptOverLimitLogin');
       const ok = passwordHash
         ? await turn.verify(passwordHash, password)
         : (await turn.verify(await hashing.dummyHash(), password)) && false;
+      await signInTurns.take();
       if (!ok) {
         if (await limiter.fail(LOGIN_LIMIT, key, reservation)) throw new Fault('AttemptOverLimitLogin');
         return { ok: false };

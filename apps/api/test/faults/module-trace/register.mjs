@@ -1,5 +1,20 @@
 // `node --import <this file>`: every module of the service the process loads is named on stderr
-// (refused-start.test.ts reads which parts of the service a refused start-up loaded).
-import { register } from 'node:module';
+// (refused-start.test.ts reads which parts of the service a refused start-up loaded). Where Node
+// has in-thread hooks (module.registerHooks, Node 22.15 and later), they are used: the loader
+// thread's hooks of `register` see nothing on Node 24 once tsx resolves in-thread. Hooks
+// registered later run first, so these see each module before tsx resolves it.
+import * as nodeModule from 'node:module';
 
-register('./hooks.mjs', import.meta.url);
+const SERVICE = '/apps/api/src/';
+
+if (typeof nodeModule.registerHooks === 'function') {
+  nodeModule.registerHooks({
+    resolve(specifier, context, next) {
+      const result = next(specifier, context);
+      if (result.url.includes(SERVICE)) process.stderr.write(`module loaded: ${result.url}\n`);
+      return result;
+    },
+  });
+} else {
+  nodeModule.register('./hooks.mjs', import.meta.url);
+}
