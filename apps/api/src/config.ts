@@ -179,7 +179,7 @@ const envSchema = z
      * Linux's SCHED_IDLE (any other thread that wakes takes the core at once) and niced 10
      * below the process; `nice` only niced.
      */
-    HASHING_PRIORITY: z.enum(['idle', 'nice']).default('idle'),
+    HASHING_PRIORITY: optionalString.pipe(z.enum(['idle', 'nice']).default('idle')),
     /**
      * Argon2id parameters: production (OWASP's minimum) unless a test harness asks for argon2's
      * cheapest; refused in production (ADR 0035).

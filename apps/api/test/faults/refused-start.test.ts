@@ -45,6 +45,7 @@ describe('a refused start-up loads nothing it does not need', () => {
     const refused = await startRefusedService(undefined, { DATA_DIR: dataDir }, 60_000, trace);
     expect(refused.code, refused.output).toBe(1);
     expect(refused.output).toContain(`the data directory ${dataDir} is in use by another My SoundID process`);
+    expect(loadedModules(refused.output).some((line) => line.endsWith('/apps/api/src/server.ts'))).toBe(true);
     expect(refused.output).not.toMatch(APPLICATION);
   });
 });

@@ -26,7 +26,12 @@ try {
     // loop or the database. Node has no call for it; util-linux's chrt (in every Debian image) makes
     // it. Without chrt, or where refused, the niceness above stays the only step down.
     if (workerData?.priority === 'idle') {
-      spawnSync('chrt', ['--idle', '--pid', '0', String(tid)], { stdio: 'ignore', timeout: 5_000 });
+      const chrt = spawnSync('chrt', ['--idle', '--pid', '0', String(tid)], { stdio: 'ignore', timeout: 5_000 });
+      if (chrt.error || chrt.status !== 0) {
+        const why = chrt.error ? chrt.error.message : `chrt exited ${chrt.status}`;
+        // The service's logger does not reach worker threads; their stderr is the process's.
+        console.error(`a hashing thread stays niced, not under SCHED_IDLE (HASHING_PRIORITY=idle): ${why}`);
+      }
     }
   }
 } catch {

@@ -27,7 +27,7 @@ import { actionTokens, seenDevices, socialAccounts, users } from '../../db/schem
 import { BoundedQueue } from '../../lib/bounded-queue';
 import { addHours, type Clock } from '../../lib/clock';
 import { Fault } from '../../lib/fault';
-import type { Turns } from '../../lib/turns';
+import { noTurns, type Turns } from '../../lib/turns';
 import { recordAccountEvent } from '../activity/events';
 import type { Mailer } from '../mail/mailer';
 import type { AbuseLimits } from './abuse-limits';
@@ -166,9 +166,10 @@ export interface AccountServiceDeps {
   /** Passkey sign-ins (ADR 0039). */
   passkeys: PasskeyService;
   /**
-   * Turns a password check's statements wait for (lib/turns.ts): one per event-loop iteration
-   * where the database runs on the event loop, so that a sign-in flood's writes do not hold
-   * signed-in calls back (ADR 0028 addendum); none elsewhere.
+   * Turns a signed-out password check's statements wait for (lib/turns.ts): one per event-loop
+   * iteration where the database runs on the event loop, so that a sign-in flood's writes do not
+   * hold signed-in calls back (ADR 0028 addendum); none elsewhere. A signed-in customer's own
+   * password checks (step-up, password change) take none.
    */
   signInTurns: Pick<Turns, 'take'>;
 }
@@ -334,19 +335,21 @@ export class AccountService {
     email: string,
     password: string,
     reserve: (key: string) => Promise<{ reservation: Reservation; found: T; passwordHash: string | null | undefined }>,
-    release: 'now' | 'by the caller' = 'now',
+    release: 'now' | 'by the caller',
+    /** The signed-out checks take turns (`signInTurns`); a signed-in customer's do not wait behind a flood. */
+    turns: Pick<Turns, 'take'>,
   ): Promise<{ ok: true; found: T } | { ok: false }> {
-    const { limiter, hashing, signInTurns } = this.deps;
+    const { limiter, hashing } = this.deps;
     const key = normalizeEmail(email);
     const turn = hashing.admit();
     try {
-      await signInTurns.take();
+      await turns.take();
       const { reservation, found, passwordHash } = await reserve(key);
       if (!reservation.admitted) throw new Fault('AttemptOverLimitLogin');
       const ok = passwordHash
         ? await turn.verify(passwordHash, password)
         : (await turn.verify(await hashing.dummyHash(), password)) && false;
-      await signInTurns.take();
+      await turns.take();
       if (!ok) {
         if (await limiter.fail(LOGIN_LIMIT, key, reservation)) throw new Fault('AttemptOverLimitLogin');
         return { ok: false };
@@ -382,6 +385,7 @@ export class AccountService {
         return { reservation: reservationOf(LOGIN_LIMIT, row, now), found: user, passwordHash: user?.passwordHash };
       },
       release,
+      this.deps.signInTurns,
     );
     if (!checked.ok || !checked.found) throw new Fault('UserLoginInvalidCredentials');
     // Once the attempt is released: a success refused for a lock changes nothing.
@@ -413,11 +417,17 @@ export class AccountService {
   }
 
   private async checkPasswordOf(user: UserRow, password: string): Promise<boolean> {
-    const checked = await this.checkPassword(user.email, password, async (key) => ({
-      reservation: await this.deps.limiter.reserve(LOGIN_LIMIT, key),
-      found: user,
-      passwordHash: user.passwordHash,
-    }));
+    const checked = await this.checkPassword(
+      user.email,
+      password,
+      async (key) => ({
+        reservation: await this.deps.limiter.reserve(LOGIN_LIMIT, key),
+        found: user,
+        passwordHash: user.passwordHash,
+      }),
+      'now',
+      noTurns,
+    );
     return checked.ok;
   }
 
