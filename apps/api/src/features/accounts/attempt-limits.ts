@@ -235,8 +235,7 @@ export class AttemptLimiter {
     if (locked.length > 0) return true;
     // Nothing locked by this statement: locked already by a parallel failure, or the counter
     // cleared (or restarted) by a parallel success. A fresh read tells which.
-    const [row] = await this.counter.execute({ scope: rule.scope, key });
-    return Boolean(row?.lockedUntil && row.lockedUntil > now);
+    return this.isLocked(rule, key);
   }
 
   /**
@@ -249,8 +248,7 @@ export class AttemptLimiter {
     if (released.length > 0) return true;
     // Nothing deleted: no counter (fine), or a locked one. A lock is only ever set, never lifted
     // early but by a password reset, so a fresh read tells which.
-    const [row] = await this.counter.execute({ scope: rule.scope, key });
-    return !(row?.lockedUntil && row.lockedUntil > now);
+    return !(await this.isLocked(rule, key));
   }
 
   /** Clears a key's counter; answers whether it was locked, as the one statement found it. */
