@@ -1,4 +1,4 @@
-import { formatDeviceDate } from '@soundid/contracts';
+import { formatDeviceDate, type IncomingLicenceTransfer } from '@soundid/contracts';
 import { licencesText } from '@soundid/contracts/ui-text';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button } from '../../../components/button';
@@ -39,7 +39,12 @@ export function IncomingTransfers() {
               disabled={accept.isPending}
               onClick={() =>
                 accept.mutate(offer.TransferId, {
-                  onSuccess: async (message) => {
+                  onSuccess: async (message, transferId) => {
+                    // The accepted offer leaves the list at once, not when the list is read again:
+                    // the licence it brought may be drawn first, beside an offer that is no more.
+                    client.setQueryData<IncomingLicenceTransfer[]>(INCOMING_TRANSFERS_KEY, (list) =>
+                      list?.filter((other) => other.TransferId !== transferId),
+                    );
                     notify('success', message);
                     await Promise.all([reload(), client.invalidateQueries({ queryKey: INCOMING_TRANSFERS_KEY })]);
                   },

@@ -203,6 +203,38 @@ describe('offers to the customer’s address on Licenses & Devices (ADR 0054, ad
     expect(api.callsTo('GetAccountLicensesByProductLine').length).toBeGreaterThanOrEqual(2);
   });
 
+  it('takes the accepted offer off the list at once, before the offers are read again', async () => {
+    // The offers' second read is held: the licence it brought is drawn while it is still out.
+    let releaseOffers: (() => void) | undefined;
+    const heldOffers = new Promise<void>((resolve) => {
+      releaseOffers = resolve;
+    });
+    let offerReads = 0;
+    mockApi({
+      '/api/licenses/GetIncomingLicenceTransfers': async () => {
+        if (offerReads++ === 0) return ok({ Offers: [incoming] });
+        await heldOffers;
+        return ok({ Offers: [] });
+      },
+      '/api/licenses/AcceptIncomingLicenceTransfer': ok({
+        Message: 'SoundID Reference for Speakers & Headphones is now in your account.',
+        DisplayName: incoming.DisplayName,
+        ProductName: incoming.ProductName,
+        FormattedKey: incoming.FormattedKey,
+      }),
+      [LIST_PATH]: inSequence(ok(licenceList({ products: [] })), ok(oneKey())),
+    });
+    const { user } = renderApp('/products', { user: testUser });
+    const region = await screen.findByRole('region', { name: 'Licenses offered to you' });
+    await user.click(
+      within(region).getByRole('button', { name: 'Accept SoundID Reference for Speakers & Headphones' }),
+    );
+    await screen.findByRole('listitem', { name: 'SoundID Reference for Speakers & Headphones' });
+    expect(offerReads).toBe(2);
+    expect(screen.queryByRole('region', { name: 'Licenses offered to you' })).toBeNull();
+    releaseOffers?.();
+  });
+
   it('shows nothing when no offer waits', async () => {
     mockApi({ '/api/licenses/GetIncomingLicenceTransfers': ok({ Offers: [] }), [LIST_PATH]: ok(oneKey()) });
     renderApp('/products', { user: testUser });
