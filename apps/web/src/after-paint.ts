@@ -25,7 +25,22 @@ function loadApp(): void {
     link.href = href;
     document.head.append(link);
   }
-  if (entry) void import(/* @vite-ignore */ entry);
+  void startApp();
+}
+
+/**
+ * Evaluates the modules the app starts with one chunk per task (the libraries first, then the
+ * app's shared code, then the entry) instead of all in the one task that a single import makes:
+ * each is a short task a tap can come between, not one long one (ADR 0043 addendum). An import
+ * evaluates what a chunk imports first, so the order of evaluation stays the modules' own.
+ */
+async function startApp(): Promise<void> {
+  for (const href of preloads) {
+    // A chunk that fails to load here fails the entry's import too, where the app reports it.
+    await import(/* @vite-ignore */ href).catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  if (entry) await import(/* @vite-ignore */ entry);
 }
 
 /** Calls back once the browser reports its first contentful paint (shown, not only drawn). */

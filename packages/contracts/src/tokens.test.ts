@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { formatCount, voiceAiStatusText } from './tokens';
 
 describe('formatCount', () => {
@@ -26,6 +26,28 @@ describe('formatCount', () => {
 
   it('leaves fractions and unsafe integers to Intl', () => {
     for (const n of [1.5, 1234.5678, 2 ** 60, Number.NaN]) expect(formatCount(n)).toBe(intl.format(n));
+  });
+
+  it('makes no Intl formatter on load, nor for whole numbers: the first one a page makes loads locale data', async () => {
+    vi.resetModules();
+    const Original = Intl.NumberFormat;
+    let made = 0;
+    Intl.NumberFormat = class extends Original {
+      constructor(...args: ConstructorParameters<typeof Original>) {
+        super(...args);
+        made += 1;
+      }
+    } as typeof Original;
+    try {
+      const fresh = await import('./tokens');
+      expect(fresh.formatCount(1_234_567)).toBe('1,234,567');
+      expect(made).toBe(0);
+      expect(fresh.formatCount(1.5)).toBe('1.5');
+      expect(fresh.formatCount(2.5)).toBe('2.5');
+      expect(made).toBe(1);
+    } finally {
+      Intl.NumberFormat = Original;
+    }
   });
 
   it('is what the status texts count with', () => {

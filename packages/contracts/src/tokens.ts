@@ -21,15 +21,22 @@ export function processingSecondsFor(tokens: number): number {
   return Math.floor(tokens / TOKENS_PER_SECOND);
 }
 
-/** Made once: toLocaleString builds a formatter on every call (the licence list says this on every read). */
-const enUsNumber = new Intl.NumberFormat('en-US');
+/**
+ * Made once, and only when first needed: toLocaleString builds a formatter on every call (the
+ * licence list says this on every read), and the first Intl object a page makes loads the
+ * locale's data, a task of its own on a slow phone (docs/benchmarks.md, Front end).
+ */
+let enUsNumber: Intl.NumberFormat | undefined;
 
 /**
  * A count as en-US writes it (1,234,567). Whole numbers, all the texts here count, are grouped
  * directly: Intl's formatter cost as much as the rest of the licence list's texts together.
  */
 export function formatCount(n: number): string {
-  if (!Number.isSafeInteger(n)) return enUsNumber.format(n);
+  if (!Number.isSafeInteger(n)) {
+    enUsNumber ??= new Intl.NumberFormat('en-US');
+    return enUsNumber.format(n);
+  }
   const grouped = String(Math.abs(n)).replace(/\B(?=(\d{3})+$)/g, ',');
   return n < 0 ? `-${grouped}` : grouped;
 }
