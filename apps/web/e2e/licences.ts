@@ -1,7 +1,5 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { inject } from 'vitest';
-import { repoRoot } from './api-server';
+import { runCli } from '../../api/test/kit';
 
 /** Helpers of the licence specs: the operator API, an app's sign-in, and the app simulator. */
 
@@ -61,18 +59,12 @@ export async function registerKey(baseUrl: string, token: string, key: string): 
   await envelope(response, 'RegisterKey');
 }
 
-const run = promisify(execFile);
-
-/** `npm run app -- <args>` against the test service: the desktop-app simulator as a child process. */
+/**
+ * `npm run app -- <args>` against the test service: the desktop-app simulator as a child process
+ * (the test kit's bundle of it, from the repository root as `npm run` runs it).
+ */
 export async function appSimulator(baseUrl: string, stateFile: string, ...args: string[]): Promise<string> {
-  const { stdout } = await run(
-    'npx',
-    ['tsx', 'apps/api/src/cli/app-simulator.ts', ...args, '--url', baseUrl, '--state', stateFile],
-    {
-      cwd: repoRoot,
-      timeout: 60_000,
-    },
-  );
+  const { stdout } = await runCli('app', [...args, '--url', baseUrl, '--state', stateFile]);
   return stdout;
 }
 
@@ -82,9 +74,7 @@ export async function appSimulator(baseUrl: string, stateFile: string, ...args: 
  */
 export async function adminCli(baseUrl: string, ...args: string[]): Promise<string> {
   const { PUBLIC_URL: _publicUrl, DATA_DIR: _dataDir, ...env } = process.env;
-  const { stdout } = await run('npx', ['tsx', 'apps/api/src/cli/admin.ts', ...args], {
-    cwd: repoRoot,
-    timeout: 60_000,
+  const { stdout } = await runCli('admin', args, {
     env: { ...env, PORT: new URL(baseUrl).port, SOUNDID_OPERATOR_TOKEN: operatorToken() },
   });
   return stdout.trim();

@@ -1,11 +1,9 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../api/test/kit';
 import { createVerifiedAccount } from './accounts';
-import { repoRoot } from './api-server';
 import { expectAccessible, useBrowser } from './browser';
 import { buyTokens, openBuyPage, payWithCard } from './checkout';
 import { adminCli, adminPost, apiToken, issueKeys, registerKey } from './licences';
@@ -17,17 +15,12 @@ import { adminCli, adminPost, apiToken, issueKeys, registerKey } from './licence
  * bought from the buy page's card through the sandbox storefront, and the seven-day trial
  * started from the buy page.
  */
-const run = promisify(execFile);
 const stateDir = mkdtempSync(path.join(tmpdir(), 'soundid-e2e-app-'));
 afterAll(() => rmSync(stateDir, { recursive: true, force: true }));
 
-/** The app simulator, the way a person runs it: `npm run app -- <command>` (tsx directly, same file). */
+/** The app simulator, the way a person runs it: `npm run app -- <command>` (the test kit's bundle of the same file). */
 async function appSimulator(baseUrl: string, ...args: string[]): Promise<string> {
-  const { stdout } = await run(
-    'npx',
-    ['tsx', 'apps/api/src/cli/app-simulator.ts', ...args, '--url', baseUrl, '--state', path.join(stateDir, 'app.json')],
-    { cwd: repoRoot, timeout: 60_000 },
-  );
+  const { stdout } = await runCli('app', [...args, '--url', baseUrl, '--state', path.join(stateDir, 'app.json')]);
   return stdout.trim();
 }
 

@@ -1,21 +1,18 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { TOTP_PERIOD_SECONDS } from '@soundid/contracts';
 import { eq } from 'drizzle-orm';
 import { generateSync } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpVerified } from '../../../test/accounts-flow';
+import { runCli } from '../../../test/kit/cli';
 import { ADMIN_TOKEN, createTestApp, type TestApp } from '../../../test/kit/test-app';
 import { sandboxPurchase } from '../../../test/payment-webhooks';
 import { createSandboxCart, payCheckout } from '../../../test/storefront';
 import { storefrontOrders } from '../../db/storefront-schema';
 import { activate, ownKey } from '../licences/test-helpers';
 
-const run = promisify(execFile);
 let t: TestApp;
 let baseUrl: string;
 let support: string;
@@ -53,13 +50,13 @@ describe('operator API', () => {
   });
 });
 
-// Each test runs the CLI a few times, each run a Node process compiling TypeScript: seconds each
-// on a machine busy with the other suites.
+// Each test runs the CLI a few times, each run a Node process (the kit's bundle of the CLI).
 describe('npm run admin', { timeout: 120_000 }, () => {
   /** Each CLI run gets a config folder of its own: the kept tokens of `login` go there. */
   const configHome = mkdtempSync(path.join(tmpdir(), 'soundid-cli-config-'));
   const cli = (args: string[], env: Record<string, string> = {}) =>
-    run(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../../cli/admin.ts', import.meta.url)), ...args], {
+    runCli('admin', args, {
+      cwd: process.cwd(),
       env: { ...process.env, ADMIN_TOKEN: '', SOUNDID_OPERATOR_TOKEN: '', XDG_CONFIG_HOME: configHome, ...env },
     });
 
