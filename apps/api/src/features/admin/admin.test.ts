@@ -1,12 +1,15 @@
+import { execFile } from 'node:child_process';
 import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { TOTP_PERIOD_SECONDS } from '@soundid/contracts';
 import { eq } from 'drizzle-orm';
 import { generateSync } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpVerified } from '../../../test/accounts-flow';
 import { runCli } from '../../../test/kit/cli';
+import { repoRoot } from '../../../test/kit/service-process';
 import { ADMIN_TOKEN, createTestApp, type TestApp } from '../../../test/kit/test-app';
 import { sandboxPurchase } from '../../../test/payment-webhooks';
 import { createSandboxCart, payCheckout } from '../../../test/storefront';
@@ -59,6 +62,14 @@ describe('npm run admin', { timeout: 120_000 }, () => {
       cwd: process.cwd(),
       env: { ...process.env, ADMIN_TOKEN: '', SOUNDID_OPERATOR_TOKEN: '', XDG_CONFIG_HOME: configHome, ...env },
     });
+
+  it("starts as `npm run admin` starts it, through tsx (the other tests run the kit's bundle)", async () => {
+    const { stdout } = await promisify(execFile)('npm', ['run', '--silent', 'admin', '--', '--help'], {
+      cwd: repoRoot,
+      timeout: 60_000,
+    });
+    expect(stdout).toMatch(/^Usage: npm run admin -- <command> \[options\]/);
+  });
 
   it('prints a customer', async () => {
     // A customer of its own: other tests grant vic tokens and sign vic in.
