@@ -173,17 +173,21 @@ describe('offers to the customer’s address on Licenses & Devices (ADR 0054, ad
     FromEmail: 'a***@e***.com',
     ExpiresAt: EXPIRES,
   };
+  /** The acceptance's answer, and the licence list before it (empty) and after it (the key). */
+  const acceptingIt = () => ({
+    '/api/licenses/AcceptIncomingLicenceTransfer': ok({
+      Message: 'SoundID Reference for Speakers & Headphones is now in your account.',
+      DisplayName: incoming.DisplayName,
+      ProductName: incoming.ProductName,
+      FormattedKey: incoming.FormattedKey,
+    }),
+    [LIST_PATH]: inSequence(ok(licenceList({ products: [] })), ok(oneKey())),
+  });
 
   it('lists an open offer and accepts it by its id; the list and the offers are read again', async () => {
     const api = mockApi({
       '/api/licenses/GetIncomingLicenceTransfers': inSequence(ok({ Offers: [incoming] }), ok({ Offers: [] })),
-      '/api/licenses/AcceptIncomingLicenceTransfer': ok({
-        Message: 'SoundID Reference for Speakers & Headphones is now in your account.',
-        DisplayName: incoming.DisplayName,
-        ProductName: incoming.ProductName,
-        FormattedKey: incoming.FormattedKey,
-      }),
-      [LIST_PATH]: inSequence(ok(licenceList({ products: [] })), ok(oneKey())),
+      ...acceptingIt(),
     });
     const { user } = renderApp('/products', { user: testUser });
     const region = await screen.findByRole('region', { name: 'Licenses offered to you' });
@@ -216,13 +220,7 @@ describe('offers to the customer’s address on Licenses & Devices (ADR 0054, ad
         await heldOffers;
         return ok({ Offers: [] });
       },
-      '/api/licenses/AcceptIncomingLicenceTransfer': ok({
-        Message: 'SoundID Reference for Speakers & Headphones is now in your account.',
-        DisplayName: incoming.DisplayName,
-        ProductName: incoming.ProductName,
-        FormattedKey: incoming.FormattedKey,
-      }),
-      [LIST_PATH]: inSequence(ok(licenceList({ products: [] })), ok(oneKey())),
+      ...acceptingIt(),
     });
     const { user } = renderApp('/products', { user: testUser });
     const region = await screen.findByRole('region', { name: 'Licenses offered to you' });
