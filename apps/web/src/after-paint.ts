@@ -36,7 +36,7 @@ function loadApp(): void {
  */
 async function startApp(): Promise<void> {
   for (const href of preloads) {
-    // A chunk that fails to load here fails the entry's import too, where the app reports it.
+    // A chunk that fails to load here fails the entry's import below too, as a single import did.
     await import(/* @vite-ignore */ href).catch(() => undefined);
     await new Promise((resolve) => setTimeout(resolve, 0));
   }
