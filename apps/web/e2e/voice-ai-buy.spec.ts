@@ -2,11 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../api/test/kit';
 import { createVerifiedAccount } from './accounts';
 import { expectAccessible, useBrowser } from './browser';
 import { buyTokens, openBuyPage, payWithCard } from './checkout';
-import { adminCli, adminPost, apiToken, issueKeys, registerKey } from './licences';
+import { adminCli, adminPost, apiToken, appSimulator, issueKeys, registerKey } from './licences';
 
 /**
  * Buying tokens in the sandbox as a customer does — buy page, checkout screen with the test
@@ -18,11 +17,9 @@ import { adminCli, adminPost, apiToken, issueKeys, registerKey } from './licence
 const stateDir = mkdtempSync(path.join(tmpdir(), 'soundid-e2e-app-'));
 afterAll(() => rmSync(stateDir, { recursive: true, force: true }));
 
-/** The app simulator, the way a person runs it: `npm run app -- <command>` (the test kit's bundle of the same file). */
-async function appSimulator(baseUrl: string, ...args: string[]): Promise<string> {
-  const { stdout } = await runCli('app', [...args, '--url', baseUrl, '--state', path.join(stateDir, 'app.json')]);
-  return stdout.trim();
-}
+/** The app simulator (`npm run app`, licences.ts), its state kept in this file's folder. */
+const simulate = async (baseUrl: string, ...args: string[]) =>
+  (await appSimulator(baseUrl, path.join(stateDir, 'app.json'), ...args)).trim();
 
 describe('voice AI buy page and card checkout', () => {
   const browser = useBrowser();
@@ -82,13 +79,13 @@ describe('voice AI buy page and card checkout', () => {
     await buyTokens(page, 'Starter');
 
     const base = browser.baseUrl;
-    expect(await appSimulator(base, 'login', '--email', account.email, '--password', account.password)).toMatch(
+    expect(await simulate(base, 'login', '--email', account.email, '--password', account.password)).toMatch(
       /^signed in as /,
     );
-    expect(await appSimulator(base, 'activate', '--product', 'SoundIDVoiceAI', '--machine', 'e2e-vocal-booth')).toMatch(
+    expect(await simulate(base, 'activate', '--product', 'SoundIDVoiceAI', '--machine', 'e2e-vocal-booth')).toMatch(
       /1 of 2 devices activated/,
     );
-    expect(await appSimulator(base, 'spend', '--seconds', '12.4', '--request', 'e2e-take-1')).toBe(
+    expect(await simulate(base, 'spend', '--seconds', '12.4', '--request', 'e2e-take-1')).toBe(
       'spent 130 tokens for 12.4 s (request e2e-take-1); 870 left',
     );
 

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -14,7 +14,7 @@ import { repoRoot } from './service-process';
  * uses, and runs the bundle with the same Node: the same source, arguments, environment and
  * output, at a tenth of the start-up (docs/decisions/0035-test-kit.md, addendum).
  */
-export const CLI_ENTRIES = {
+const CLI_ENTRIES = {
   admin: 'apps/api/src/cli/admin.ts',
   app: 'apps/api/src/cli/app-simulator.ts',
 } as const;
@@ -23,11 +23,13 @@ export type CliName = keyof typeof CLI_ENTRIES;
 
 const bundles = new Map<CliName, Promise<string>>();
 
-/** The CLI's bundle for this test process, built on first use. */
-export function cliBundle(name: CliName): Promise<string> {
+/** The CLI's bundle for this test process, built on first use; removed when the process exits on its own (a worker Vitest ends leaves its 1 MB in the temporary folder). */
+function cliBundle(name: CliName): Promise<string> {
   let bundle = bundles.get(name);
   if (!bundle) {
-    const outfile = path.join(mkdtempSync(path.join(tmpdir(), `soundid-cli-${name}-`)), `${name}.mjs`);
+    const folder = mkdtempSync(path.join(tmpdir(), `soundid-cli-${name}-`));
+    process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
+    const outfile = path.join(folder, `${name}.mjs`);
     bundle = build({
       entryPoints: [path.join(repoRoot, CLI_ENTRIES[name])],
       outfile,

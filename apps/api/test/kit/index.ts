@@ -4,7 +4,7 @@
  * (apps/web/e2e) and the benchmarks (bench/). The in-process service with a per-file database
  * (test-app.ts, test-database.ts) needs Vitest and stays out of this entry.
  */
-export { CLI_ENTRIES, type CliName, cliBundle, runCli } from './cli';
+export { type CliName, runCli } from './cli';
 export { adminQuery, postgresAvailable, scratchDatabase } from './databases';
 export { devMails, postJson, signIn, signUpThrough, tearDown } from './http';
 export { OPERATOR_TEST_PASSWORD, OperatorKit, type OperatorPost, operatorKitFor } from './operators';
