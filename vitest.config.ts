@@ -25,6 +25,8 @@ const apiProject = (name: string, env: Record<string, string>) => ({
 
 export default defineConfig({
   test: {
+    // The default report, then the files a dead worker took with it (README.md, "A lost test worker").
+    reporters: ['default', './test/reporters/unfinished-files.ts'],
     // One worker more than cores: the suites spend much of their time waiting on the database,
     // child processes and timers (a clean unit run on 2 cores: 323 s with Vitest's default of
     // one worker, 219 s with three; docs/benchmarks.md, test time).
