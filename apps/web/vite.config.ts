@@ -2,7 +2,8 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type Rollup } from 'vite';
+import { RENDERED_AHEAD, type RenderedAheadPage, screenModulesAttribute } from './src/app/rendered-ahead';
 
 // Module ids for the chunk groups below: our code, the shared form parts, the entry modules
 // (the app's and the loader's, which stay chunks of their own).
@@ -72,11 +73,47 @@ function loadAfterFirstPaint(): Plugin {
         if (!entry) throw new Error('index.html names no app entry');
         for (const [tag] of [...scripts, ...preloads]) html = html.replace(tag, '');
         const preloadList = preloads.map(([, href]) => href).join(' ');
-        const loaderTag = `<script type="module" crossorigin id="app-loader" src="/${loader.fileName}" data-entry="${entry[1]}" data-preloads="${preloadList}"></script>`;
+        // What the page has already: the app's start-up modules and the stylesheets index.html links.
+        const started = new Set<string>([
+          entry[1] ?? '',
+          ...[...preloads, ...tags(/href="([^"]+\.css)"/g)].map(([, href]) => href ?? ''),
+        ]);
+        const screens = (Object.keys(RENDERED_AHEAD) as RenderedAheadPage[])
+          .map(
+            (page) =>
+              ` ${screenModulesAttribute(page)}="${screenFiles(bundle ?? {}, RENDERED_AHEAD[page], started).join(' ')}"`,
+          )
+          .join('');
+        const loaderTag = `<script type="module" crossorigin id="app-loader" src="/${loader.fileName}" data-entry="${entry[1]}" data-preloads="${preloadList}"${screens}></script>`;
         return html.replace('</head>', `  ${loaderTag}\n  </head>`);
       },
     },
   };
+}
+
+/**
+ * The files a page rendered ahead needs beyond the app's start-up (src/app/rendered-ahead.ts):
+ * the chunks of its route modules, what they import, and their stylesheets.
+ */
+function screenFiles(bundle: Rollup.OutputBundle, modules: readonly string[], started: Set<string>): string[] {
+  const chunks = Object.values(bundle).filter((file): file is Rollup.OutputChunk => file.type === 'chunk');
+  const files = new Set<string>();
+  const add = (chunk: Rollup.OutputChunk) => {
+    const href = `/${chunk.fileName}`;
+    if (files.has(href)) return;
+    files.add(href);
+    for (const css of chunk.viteMetadata?.importedCss ?? []) files.add(`/${css}`);
+    for (const imported of chunk.imports) {
+      const next = bundle[imported];
+      if (next?.type === 'chunk') add(next);
+    }
+  };
+  for (const module of modules) {
+    const chunk = chunks.find((c) => c.facadeModuleId?.split(path.sep).join('/').endsWith(`/apps/web/${module}`));
+    if (!chunk) throw new Error(`The build has no chunk for ${module} (src/app/rendered-ahead.ts)`);
+    add(chunk);
+  }
+  return [...files].filter((href) => !started.has(href));
 }
 
 // The API serves the built SPA itself (apps/api serves apps/web/dist); in `vite` dev mode the

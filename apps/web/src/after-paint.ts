@@ -9,22 +9,41 @@
 const tag = document.getElementById('app-loader');
 const entry = tag?.dataset.entry;
 const preloads = tag?.dataset.preloads?.split(' ').filter(Boolean) ?? [];
+/** A page that came rendered: its screen's modules and stylesheets (server-entry.tsx, rendered-ahead.ts). */
+const screenFiles = tag?.dataset.screen?.split(' ').filter(Boolean) ?? [];
 
 /** How long the app waits for a first paint that the browser does not report. */
 const PAINT_WAIT_LIMIT_MS = 1000;
 
+/**
+ * Link elements added per task for a rendered page's screen: each one starts a fetch, a
+ * millisecond or two of the main thread on the slow machine, so a screen's dozen or so come in
+ * short tasks rather than one long one (ADR 0043 addendum).
+ */
+const SCREEN_LINKS_PER_TASK = 4;
+
 let isLoading = false;
+
+function preload(href: string): void {
+  const link = document.createElement('link');
+  // A stylesheet of the screen (a chunk's own CSS) is applied as Vite's loader would apply it.
+  link.rel = href.endsWith('.css') ? 'stylesheet' : 'modulepreload';
+  link.crossOrigin = '';
+  link.href = href;
+  document.head.append(link);
+}
+
+/** The screen's files, SCREEN_LINKS_PER_TASK to a task, from `from` on. */
+function preloadScreen(from: number): void {
+  for (const href of screenFiles.slice(from, from + SCREEN_LINKS_PER_TASK)) preload(href);
+  if (from + SCREEN_LINKS_PER_TASK < screenFiles.length) setTimeout(preloadScreen, 0, from + SCREEN_LINKS_PER_TASK);
+}
 
 function loadApp(): void {
   if (isLoading) return;
   isLoading = true;
-  for (const href of preloads) {
-    const link = document.createElement('link');
-    link.rel = 'modulepreload';
-    link.crossOrigin = '';
-    link.href = href;
-    document.head.append(link);
-  }
+  for (const href of preloads) preload(href);
+  if (screenFiles.length > 0) setTimeout(preloadScreen, 0, 0);
   void startApp();
 }
 
@@ -77,3 +96,6 @@ if (isRendered && document.visibilityState === 'visible') {
 } else {
   loadApp();
 }
+
+// A module (the loader tag is type="module"), which its test imports.
+export {};

@@ -31,9 +31,11 @@ if (loginCode) {
 } else if (boot?.user) setSignedInUser(boot.user);
 else if (boot?.signedOut) setAnonymous();
 else void loadSession();
-// In a task of its own: this one evaluates every module the page starts with, the page's longest
-// task, and the preload's route matching and link elements would lengthen it (ADR 0043).
-setTimeout(preloadScreens, 0, window.location.pathname);
+// A page that came rendered names its screen's modules, which the loader fetches (after-paint.ts).
+// Any other page's are found in the route table, in a task of its own: this one evaluates every
+// module the page starts with, the page's longest task, and the preload's route matching and link
+// elements would lengthen it (ADR 0043 and its addenda).
+if (!document.getElementById('app-loader')?.dataset.screen) setTimeout(preloadScreens, 0, window.location.pathname);
 const config = boot ? withFallbacks(boot.config) : await fetchPublicConfig();
 if (boot?.queries) (await import('./app/query-layout')).startPageQueries(boot.queries);
 

@@ -9,7 +9,7 @@ import { testUser } from './testing/mock-api';
 
 /** index.html as the web build writes it (vite.config.ts: the loader tag). */
 const TEMPLATE = `<!doctype html><html lang="en"><head><title>My SoundID</title>
-<script type="module" crossorigin id="app-loader" src="/assets/loader-1.js" data-entry="/assets/index-1.js" data-preloads="/assets/react-1.js /assets/app-1.js"></script>
+<script type="module" crossorigin id="app-loader" src="/assets/loader-1.js" data-entry="/assets/index-1.js" data-preloads="/assets/react-1.js /assets/app-1.js" data-screen-login="/assets/login-1.js" data-screen-products="/assets/query-layout-1.js /assets/products-1.js /assets/products-1.css"></script>
 </head><body><div id="root"></div></body></html>`;
 
 const CONFIG: PublicConfig = {
@@ -22,6 +22,16 @@ function pageOf(html: string): Document {
 }
 
 const rootOf = (page: Document) => page.getElementById('root') as HTMLElement;
+
+/** The loader tag's attributes that name screens' files (rendered-ahead.ts). */
+function screenAttributes(page: Document): Record<string, string> {
+  const loader = page.getElementById('app-loader') as HTMLElement;
+  return Object.fromEntries(
+    loader
+      .getAttributeNames()
+      .flatMap((name) => (name.startsWith('data-screen') ? [[name, loader.getAttribute(name) ?? '']] : [])),
+  );
+}
 
 /**
  * What `renderPage` writes. That the app takes the sent screen over (hydration, what was typed
@@ -38,8 +48,10 @@ describe('the page the service sends (ADR 0024)', () => {
     // Submit stays disabled in the sent form: nothing submits before the app has started.
     expect(rootOf(page).querySelector('button[type=submit]')?.hasAttribute('disabled')).toBe(true);
     expect(readBootData(page)).toEqual({ config: CONFIG, signedOut: true });
-    // Its modules are fetched by the loader after the first paint, so no preload hints.
+    // Its modules are fetched by the loader after the first paint, so no preload hints; the
+    // loader is told the screen's own, and nothing of the other screens rendered ahead.
     expect(page.querySelector('link[rel=modulepreload]')).toBeNull();
+    expect(screenAttributes(page)).toEqual({ 'data-screen': '/assets/login-1.js' });
   });
 
   it('keeps a configured value from closing the data block', async () => {
@@ -65,6 +77,8 @@ describe('the page the service sends (ADR 0024)', () => {
       // Nothing to paint first: the app's modules are hinted at once.
       const hints = [...page.querySelectorAll('link[rel=modulepreload]')].map((link) => link.getAttribute('href'));
       expect(hints, url).toEqual(['/assets/index-1.js', '/assets/react-1.js', '/assets/app-1.js']);
+      // No screen sent, none named: the app finds its screen in the route table.
+      expect(screenAttributes(page), url).toEqual({});
     }
   });
 
@@ -119,6 +133,9 @@ describe('the page the service sends (ADR 0024)', () => {
         }),
       ]);
       expect(page.querySelector('link[rel=modulepreload]')).toBeNull();
+      expect(screenAttributes(page)).toEqual({
+        'data-screen': '/assets/query-layout-1.js /assets/products-1.js /assets/products-1.css',
+      });
     });
 
     it('leaves the screen to the SPA when a call is refused, or on screens it has no data for', async () => {
@@ -135,6 +152,7 @@ describe('the page the service sends (ADR 0024)', () => {
         const page = pageOf(await renderPage(TEMPLATE, { url, hasSessionCookie: true, config: CONFIG, call: caller }));
         expect(rootOf(page).childElementCount, url).toBe(0);
         expect(readBootData(page), url).toEqual({ config: CONFIG, signedOut: false });
+        expect(screenAttributes(page), url).toEqual({});
       }
       const noCaller = pageOf(await renderPage(TEMPLATE, { url: '/products', hasSessionCookie: true, config: CONFIG }));
       expect(rootOf(noCaller).childElementCount).toBe(0);

@@ -14,6 +14,7 @@ import { StrictMode } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { matchRoutes } from 'react-router';
 import { App } from './app/app';
+import { RENDERED_AHEAD, type RenderedAheadPage, screenModulesAttribute } from './app/rendered-ahead';
 import { type MergedHandle, mergeHandles } from './app/route-handle';
 import { appRoutes } from './app/router';
 import { type BootData, bootDataElement } from './config/boot-data';
@@ -33,7 +34,7 @@ interface ScreenQuery {
 }
 
 /** Signed-in screens rendered with their data, by route path: what their first render reads. */
-const SCREENS_WITH_DATA: Record<string, ScreenQuery[]> = {
+const SCREENS_WITH_DATA: Partial<Record<RenderedAheadPage, ScreenQuery[]>> = {
   products: [{ queryKey: accountLicencesQueryOptions().queryKey, path: pageRenderCalls.licences }],
 };
 
@@ -48,6 +49,7 @@ const consumesStartupQuery = (url: URL) => url.searchParams.has('token') || url.
 const escapeText = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 
 interface Rendered {
+  page: RenderedAheadPage;
   html: string;
   boot: BootData;
 }
@@ -87,7 +89,7 @@ async function renderScreen(
  * started (login-form.tsx).
  */
 async function renderSignIn(location: string, config: PublicConfig): Promise<Rendered> {
-  return { html: await renderScreen(location, config, null), boot: { config, signedOut: true } };
+  return { page: 'login', html: await renderScreen(location, config, null), boot: { config, signedOut: true } };
 }
 
 /**
@@ -96,6 +98,7 @@ async function renderSignIn(location: string, config: PublicConfig): Promise<Ren
  * failure) leaves the screen to the SPA, which asks again and shows the answer.
  */
 async function renderWithData(
+  page: RenderedAheadPage,
   location: string,
   request: PageRequest & { call: NonNullable<PageRequest['call']> },
   queries: ScreenQuery[],
@@ -116,7 +119,7 @@ async function renderWithData(
   const html = await renderScreen(location, config, user, queryClient);
   const queriesState = dehydrate(queryClient);
   queryClient.clear();
-  return { html, boot: { config, signedOut: false, user, queries: queriesState } };
+  return { page, html, boot: { config, signedOut: false, user, queries: queriesState } };
 }
 
 async function renderAhead(route: MergedHandle, leafPath: string | undefined, url: URL, request: PageRequest) {
@@ -125,9 +128,10 @@ async function renderAhead(route: MergedHandle, leafPath: string | undefined, ur
   if (!request.hasSessionCookie) {
     return route.kind === 'login' ? renderSignIn(location, request.config) : undefined;
   }
-  const queries = leafPath === undefined ? undefined : SCREENS_WITH_DATA[leafPath];
-  if (!queries || !request.call) return undefined;
-  return renderWithData(location, { ...request, call: request.call }, queries);
+  const page = Object.keys(SCREENS_WITH_DATA).find((key) => key === leafPath) as RenderedAheadPage | undefined;
+  const queries = page && SCREENS_WITH_DATA[page];
+  if (!page || !queries || !request.call) return undefined;
+  return renderWithData(page, location, { ...request, call: request.call }, queries);
 }
 
 /**
@@ -144,16 +148,33 @@ function appPreloads(template: string): string {
     .join('');
 }
 
+/**
+ * The loader tag names the modules of every page rendered ahead (vite.config.ts); the page sent
+ * keeps the list of its own screen, if it has one, as `data-screen`, for the loader to fetch
+ * beside the app (after-paint.ts, rendered-ahead.ts).
+ */
+function withScreenModules(template: string, page: RenderedAheadPage | undefined): string {
+  return template.replace(/<script\b[^>]*\bid="app-loader"[^>]*>/, (loader) => {
+    const own = page && new RegExp(`\\b${screenModulesAttribute(page)}="([^"]*)"`).exec(loader)?.[1];
+    const others = (Object.keys(RENDERED_AHEAD) as RenderedAheadPage[]).reduce(
+      (tag, key) => tag.replace(new RegExp(`\\s${screenModulesAttribute(key)}="[^"]*"`), ''),
+      loader,
+    );
+    return own ? others.replace(/>$/, () => ` data-screen="${own}">`) : others;
+  });
+}
+
 /** index.html (the web build's) with the boot data and, where it applies, the screen's HTML. */
-export async function renderPage(template: string, request: PageRequest): Promise<string> {
+export async function renderPage(built: string, request: PageRequest): Promise<string> {
   // Appended, not resolved: `//elsewhere/login` is a path here, as the browser's router sees it.
   const url = new URL(`http://page.invalid${request.url}`);
   const matches = matchRoutes(appRoutes, url.pathname) ?? [];
   const route = mergeHandles(matches.map((match) => match.route.handle));
+  const rendered = await renderAhead(route, matches.at(-1)?.route.path, url, request);
+  const template = withScreenModules(built, rendered?.page);
   // The title the SPA sets (use-page-title.ts), there before it starts.
   // Replacements are functions: a `$&` in a customer's data must stay text (String.replace).
   const page = template.replace(/<title>[^<]*<\/title>/, () => `<title>${escapeText(pageTitle(route.titles))}</title>`);
-  const rendered = await renderAhead(route, matches.at(-1)?.route.path, url, request);
   if (!rendered) {
     const boot: BootData = { config: request.config, signedOut: !request.hasSessionCookie };
     return page.replace('</head>', () => `${appPreloads(template)}${bootDataElement(boot)}</head>`);

@@ -197,15 +197,19 @@ export const appRoutes: RouteObject[] = [
   },
 ];
 
+/** The loaders of the modules the routes at `pathname` load on demand (the layout's, then the screen's). */
+export function routeModuleLoaders(pathname: string): (() => Promise<unknown>)[] {
+  return (matchRoutes(appRoutes, pathname) ?? []).flatMap((match) => {
+    const load = screenLoaders.get(match.route.element as ReactElement);
+    return load ? [load] : [];
+  });
+}
+
 /**
  * Fetches the modules of the screens at `pathname` (the layout and the screen at once), so that
  * the first screen does not wait for the start-up calls or for its layout's module first.
  */
 export async function preloadScreens(pathname: string): Promise<void> {
-  const loads = (matchRoutes(appRoutes, pathname) ?? []).map((match) => {
-    const element = match.route.element as ReactElement | undefined;
-    return element && screenLoaders.get(element)?.();
-  });
   // A failure shows where React.lazy loads the module again.
-  await Promise.all(loads).catch(() => undefined);
+  await Promise.all(routeModuleLoaders(pathname).map((load) => load())).catch(() => undefined);
 }
