@@ -109,7 +109,14 @@ function screenFiles(bundle: Rollup.OutputBundle, modules: readonly string[], st
     }
   };
   for (const module of modules) {
-    const chunk = chunks.find((c) => c.facadeModuleId?.split(path.sep).join('/').endsWith(`/apps/web/${module}`));
+    const chunk = chunks.find(
+      (c) =>
+        c.facadeModuleId &&
+        path
+          .relative(import.meta.dirname, c.facadeModuleId)
+          .split(path.sep)
+          .join('/') === module,
+    );
     if (!chunk) throw new Error(`The build has no chunk for ${module} (src/app/rendered-ahead.ts)`);
     add(chunk);
   }
