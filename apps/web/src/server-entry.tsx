@@ -38,6 +38,9 @@ const SCREENS_WITH_DATA: Partial<Record<RenderedAheadPage, ScreenQuery[]>> = {
   products: [{ queryKey: accountLicencesQueryOptions().queryKey, path: pageRenderCalls.licences }],
 };
 
+const isScreenWithData = (path: string | undefined): path is RenderedAheadPage =>
+  path !== undefined && Object.hasOwn(SCREENS_WITH_DATA, path);
+
 const CALL_HEADERS = { Software: SOFTWARE_HEADER, Branding: BRANDING_HEADER };
 
 /** A render waits this long at most for its screen's modules (loaded once per process). */
@@ -128,10 +131,8 @@ async function renderAhead(route: MergedHandle, leafPath: string | undefined, ur
   if (!request.hasSessionCookie) {
     return route.kind === 'login' ? renderSignIn(location, request.config) : undefined;
   }
-  const page = Object.keys(SCREENS_WITH_DATA).find((key) => key === leafPath) as RenderedAheadPage | undefined;
-  const queries = page && SCREENS_WITH_DATA[page];
-  if (!page || !queries || !request.call) return undefined;
-  return renderWithData(page, location, { ...request, call: request.call }, queries);
+  if (!isScreenWithData(leafPath) || !request.call) return undefined;
+  return renderWithData(leafPath, location, { ...request, call: request.call }, SCREENS_WITH_DATA[leafPath] ?? []);
 }
 
 /**
