@@ -14,6 +14,11 @@ const apiProject = (name: string, env: Record<string, string>) => ({
     environment: 'node',
     globalSetup: ['test/global-setup.ts'],
     pool: 'forks' as const,
+    // Node 24's V8 aborted a worker while freeing Wasm code (PGlite is Wasm): "Check failed:
+    // jit_page_->allocations_.erase(addr) == 1" in WasmEngine::FreeDeadCode, from
+    // Runtime_TierUpWasmToJSWrapper (the core's stack in CI, 2026-11-29; README.md, "A lost test
+    // worker"). A worker keeps one compiled PGlite for its life: its code is never garbage.
+    execArgv: ['--no-wasm-code-gc'],
     // A worker keeps the service's modules from one file to the next (each file still builds its
     // own app, database and clock): import was a third of the suite's time (ADR 0035 addendum).
     isolate: false,
