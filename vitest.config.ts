@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { EMBEDDED_DATABASE_NODE_ARGS } from './apps/api/test/kit/service-process';
 
 /**
  * One run for every workspace. The API suite runs on PGlite always and once more on
@@ -14,11 +15,9 @@ const apiProject = (name: string, env: Record<string, string>) => ({
     environment: 'node',
     globalSetup: ['test/global-setup.ts'],
     pool: 'forks' as const,
-    // Node 24's V8 aborted a worker while freeing Wasm code (PGlite is Wasm): "Check failed:
-    // jit_page_->allocations_.erase(addr) == 1" in WasmEngine::FreeDeadCode, from
-    // Runtime_TierUpWasmToJSWrapper (the core's stack in CI, 2026-11-29; README.md, "A lost test
-    // worker"). A worker keeps one compiled PGlite for its life: its code is never garbage.
-    execArgv: ['--no-wasm-code-gc'],
+    // Node 24's V8 aborted a worker while freeing PGlite's Wasm code (README.md, "A lost test
+    // worker"); the service processes and CLIs the kit starts get the same flags.
+    execArgv: [...EMBEDDED_DATABASE_NODE_ARGS],
     // A worker keeps the service's modules from one file to the next (each file still builds its
     // own app, database and clock): import was a third of the suite's time (ADR 0035 addendum).
     isolate: false,

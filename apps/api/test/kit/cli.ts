@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
-import { repoRoot } from './service-process';
+import { EMBEDDED_DATABASE_NODE_ARGS, repoRoot } from './service-process';
 
 /**
  * The operator CLI (`npm run admin`) and the desktop-app simulator (`npm run app`) as child
@@ -63,10 +63,14 @@ export async function runCli(
   args: string[],
   options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {},
 ): Promise<CliRun> {
-  const { stdout, stderr } = await promisify(execFile)(process.execPath, [await cliBundle(name), ...args], {
-    cwd: options.cwd ?? repoRoot,
-    env: options.env ?? process.env,
-    timeout: options.timeoutMs ?? 60_000,
-  });
+  const { stdout, stderr } = await promisify(execFile)(
+    process.execPath,
+    [...EMBEDDED_DATABASE_NODE_ARGS, await cliBundle(name), ...args],
+    {
+      cwd: options.cwd ?? repoRoot,
+      env: options.env ?? process.env,
+      timeout: options.timeoutMs ?? 60_000,
+    },
+  );
   return { stdout, stderr };
 }

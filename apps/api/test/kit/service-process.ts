@@ -25,6 +25,14 @@ export const TEST_SERVICE_ENV: Record<string, string> = {
   PASSWORD_HASH_COST: 'test',
 };
 
+/**
+ * Node flags for every process the kit starts that may open the embedded database. Node 24's V8
+ * aborted a process now and then while freeing PGlite's Wasm code ("Check failed:
+ * jit_page_->allocations_.erase(addr) == 1" in WasmEngine::FreeDeadCode; README.md, "A lost test
+ * worker"): a process that compiles PGlite once keeps its code, which is never garbage.
+ */
+export const EMBEDDED_DATABASE_NODE_ARGS: readonly string[] = ['--no-wasm-code-gc'];
+
 export interface ServiceProcess {
   url: string;
   child: ChildProcess;
@@ -133,6 +141,10 @@ function testServiceEnv(databaseUrl: string | undefined, env: Record<string, str
     NODE_ENV: 'development',
     LOG_LEVEL: 'silent',
     DATABASE_URL: databaseUrl ?? '',
+    // A test's service never serves the portal's build: whether one exists must not change the
+    // outcome, and `npm test` builds it for the browser suite while these suites run (ADR 0035).
+    WEB_DIST_DIR: path.join(tmpdir(), 'soundid-no-spa'),
+    CONSOLE_DIST_DIR: path.join(tmpdir(), 'soundid-no-console'),
     ...(env.NODE_ENV === 'production' ? {} : TEST_SERVICE_ENV),
     ...env,
   };
@@ -144,18 +156,22 @@ async function spawnProcess(options: ProcessOptions) {
   const url = `http://${options.hostname ?? '127.0.0.1'}:${port}`;
   const ownDataDir = env.DATA_DIR ? undefined : mkdtempSync(path.join(tmpdir(), 'soundid-service-'));
   const script = options.script ? path.resolve(repoRoot, options.script) : serviceEntry;
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', script], {
-    cwd: repoRoot,
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      PUBLIC_URL: url,
-      ...(ownDataDir ? { DATA_DIR: ownDataDir } : {}),
-      ...env,
-      PORT: String(port),
+  const child = spawn(
+    process.execPath,
+    [...EMBEDDED_DATABASE_NODE_ARGS, ...(options.nodeArgs ?? []), '--import', 'tsx', script],
+    {
+      cwd: repoRoot,
+      env: {
+        ...process.env,
+        HOST: '127.0.0.1',
+        PUBLIC_URL: url,
+        ...(ownDataDir ? { DATA_DIR: ownDataDir } : {}),
+        ...env,
+        PORT: String(port),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   const chunks: string[] = [];
   child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => {
