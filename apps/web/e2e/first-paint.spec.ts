@@ -198,6 +198,21 @@ describe('screens before the app has started', () => {
       const page = await context.newPage();
       const { problems, apiCalls } = watch(page);
       const releaseEntry = await openWithAppHeld(page, '/products#devices-SoundIDReference', '.licence-sections');
+      // With the app's entry still held, the loader fetches the files the page names for its
+      // screen (`data-screen`, ADR 0043 addendum): the app, which would find them in its route
+      // table, has not run.
+      const screenFiles = ((await page.locator('#app-loader').getAttribute('data-screen')) ?? '').split(' ');
+      expect(screenFiles.filter((href) => href.endsWith('.js')).length).toBeGreaterThan(1);
+      expect(screenFiles.some((href) => href.endsWith('.css'))).toBe(true);
+      await expect
+        .poll(() =>
+          page.evaluate(
+            (files) => files.filter((href) => !document.head.querySelector(`link[href="${href}"]`)),
+            screenFiles,
+          ),
+        )
+        .toEqual([]);
+      expect(await page.evaluate(() => document.documentElement.dataset.app)).toBeUndefined();
       releaseEntry();
 
       // The panel the hash names opens once the app runs, in the list the service sent.
