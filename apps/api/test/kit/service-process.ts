@@ -26,6 +26,17 @@ export const TEST_SERVICE_ENV: Record<string, string> = {
 };
 
 /**
+ * Where a test's service looks for the portal's and the console's builds: directories that hold
+ * none. Whether a build exists must not change a test's outcome, and `npm test` builds the portal
+ * for the browser suite while the unit suites run (ADR 0035, addendum "the unit and browser
+ * suites at once").
+ */
+export const NO_BUILD_ENV: Readonly<Record<string, string>> = {
+  WEB_DIST_DIR: path.join(tmpdir(), 'soundid-no-spa'),
+  CONSOLE_DIST_DIR: path.join(tmpdir(), 'soundid-no-console'),
+};
+
+/**
  * Node flags for every process the kit starts that may open the embedded database. Node 24's V8
  * aborted a process now and then while freeing PGlite's Wasm code ("Check failed:
  * jit_page_->allocations_.erase(addr) == 1" in WasmEngine::FreeDeadCode; README.md, "A lost test
@@ -141,10 +152,7 @@ function testServiceEnv(databaseUrl: string | undefined, env: Record<string, str
     NODE_ENV: 'development',
     LOG_LEVEL: 'silent',
     DATABASE_URL: databaseUrl ?? '',
-    // A test's service never serves the portal's build: whether one exists must not change the
-    // outcome, and `npm test` builds it for the browser suite while these suites run (ADR 0035).
-    WEB_DIST_DIR: path.join(tmpdir(), 'soundid-no-spa'),
-    CONSOLE_DIST_DIR: path.join(tmpdir(), 'soundid-no-console'),
+    ...NO_BUILD_ENV,
     ...(env.NODE_ENV === 'production' ? {} : TEST_SERVICE_ENV),
     ...env,
   };

@@ -11,7 +11,7 @@ import type { DatabaseHandle } from '../../src/db/client';
 import type { Services } from '../../src/services';
 import { FakeClock } from '../fake-clock';
 import { OperatorKit } from './operators';
-import { TEST_SERVICE_ENV } from './service-process';
+import { NO_BUILD_ENV, TEST_SERVICE_ENV } from './service-process';
 import { openTestDatabase } from './test-database';
 
 export interface TestApp {
@@ -55,8 +55,7 @@ export async function createTestApp(
     PUBLIC_URL: 'http://localhost:3000',
     SESSION_SECRET: TEST_SESSION_SECRET,
     ADMIN_TOKEN,
-    WEB_DIST_DIR: path.join(tmpdir(), 'no-spa-here'),
-    CONSOLE_DIST_DIR: path.join(tmpdir(), 'no-console-here'),
+    ...NO_BUILD_ENV,
     ...(env.NODE_ENV === 'production' ? {} : TEST_SERVICE_ENV),
     ...env,
   });
