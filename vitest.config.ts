@@ -1,5 +1,7 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { defineConfig } from 'vitest/config';
+import path from 'node:path';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { EMBEDDED_DATABASE_NODE_ARGS } from './apps/api/test/kit/service-process';
 
 /**
@@ -27,6 +29,42 @@ const apiProject = (name: string, env: Record<string, string>) => ({
   },
 });
 
+/**
+ * A front end's tests as two projects. Most files share the worker's modules and jsdom from one
+ * file to the next (`isolate: false`): a fresh module graph and environment per file was over half
+ * of these suites' CPU time (ADR 0035, addendum "front-end tests share their modules"). Each test
+ * still starts from a fresh client state (src/testing/reset-client-state.ts). A file that would leak
+ * into the files after it (SHARES_BADLY) runs in a project of its own, isolated as before; the
+ * split follows the files' text, no list to keep.
+ */
+function frontEndProjects(configFile: string, name: string) {
+  const root = path.dirname(configFile);
+  const files = readdirSync(path.join(root, 'src'), { recursive: true, encoding: 'utf8' })
+    .filter((file) => /\.test\.tsx?$/.test(file))
+    .map((file) => path.join('src', file));
+  const apart = files.filter((file) => SHARES_BADLY.test(readFileSync(path.join(root, file), 'utf8')));
+  // `extends` adds to the config file's include and exclude lists: each project excludes the other's files.
+  const excluding = (others: string[]) => [...configDefaults.exclude, ...others];
+  return [
+    { extends: configFile, test: { name, isolate: false, exclude: excluding(apart) } },
+    ...(apart.length > 0
+      ? [
+          {
+            extends: configFile,
+            test: { name: `${name}-isolated`, exclude: excluding(files.filter((file) => !apart.includes(file))) },
+          },
+        ]
+      : []),
+  ];
+}
+
+/**
+ * What a file must not share with the files after it: a module it replaces (`vi.mock`), or a
+ * render on the server, which leaves React's context values set where the client's next render
+ * reads them ("You cannot render a <Router> inside another <Router>").
+ */
+export const SHARES_BADLY = /\bvi\.(mock|doMock)\(|from '(react-dom\/(server|static)|\.\/server-entry)'/;
+
 export default defineConfig({
   test: {
     // The default report, then the files a dead worker took with it (README.md, "A lost test worker").
@@ -40,8 +78,8 @@ export default defineConfig({
       { test: { name: 'repository', root: '.', include: ['test/**/*.test.ts'] } },
       apiProject('api-pglite', { TEST_DB_KIND: 'pglite' }),
       ...(process.env.TEST_DATABASE_URL ? [apiProject('api-postgres', { TEST_DB_KIND: 'postgres' })] : []),
-      'apps/web/vitest.config.ts',
-      'apps/console/vitest.config.ts',
+      ...frontEndProjects('apps/web/vitest.config.ts', 'web'),
+      ...frontEndProjects('apps/console/vitest.config.ts', 'console'),
     ],
   },
 });

@@ -1,11 +1,14 @@
-const loading = new Map<string, Promise<void>>();
+const loading = new Map<string, { script: HTMLScriptElement; promise: Promise<void> }>();
 
-/** Adds a third-party script once; later calls share the first load. */
+/**
+ * Adds a third-party script once; later calls share the first load. A script that was taken out
+ * of the page (a test's fresh page, an extension, a failed load) is added again.
+ */
 export function loadScript(src: string): Promise<void> {
   const existing = loading.get(src);
-  if (existing) return existing;
+  if (existing?.script.isConnected) return existing.promise;
+  const script = document.createElement('script');
   const promise = new Promise<void>((resolve, reject) => {
-    const script = document.createElement('script');
     script.src = src;
     script.async = true;
     script.onload = () => resolve();
@@ -14,8 +17,8 @@ export function loadScript(src: string): Promise<void> {
       script.remove();
       reject(new Error(`Could not load ${src}`));
     };
-    document.head.append(script);
   });
-  loading.set(src, promise);
+  loading.set(src, { script, promise });
+  document.head.append(script);
   return promise;
 }

@@ -4,8 +4,12 @@ import { navigationMemoryStore } from '../lib/navigation-memory';
 import { clearAllNotifications } from '../lib/notifications';
 import { sessionStore } from '../lib/session';
 
-/** Module-level stores outlive a test; each test starts from a fresh browser tab. */
+/**
+ * Module-level stores and the page outlive a test, and the test files of a worker share both
+ * (vitest.config.ts, frontEndProjects): each test starts from a fresh browser tab.
+ */
 export function resetClientState(): void {
+  resetPage();
   sessionStore.set(undefined);
   apiErrorsStore.set([]);
   pendingSwitchStore.set(null);
@@ -18,6 +22,17 @@ export function resetClientState(): void {
     const name = cookie.split('=')[0]?.trim();
     if (name) setTestCookie(name, '', 'expires=Thu, 01 Jan 1970 00:00:00 GMT');
   }
+}
+
+/** The page as a new tab has it: no attributes on <html>, an empty head and body, no title. */
+function resetPage(): void {
+  const html = document.documentElement;
+  for (const name of html.getAttributeNames()) html.removeAttribute(name);
+  document.head.replaceChildren();
+  document.body.replaceChildren();
+  for (const name of document.body.getAttributeNames()) document.body.removeAttribute(name);
+  document.title = '';
+  window.history.replaceState(null, '', '/');
 }
 
 /** jsdom has no Cookie Store API; tests set the script-readable cookies the old way. */
