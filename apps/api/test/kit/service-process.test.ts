@@ -16,5 +16,7 @@ describe.runIf(process.env.TEST_DB_KIND !== 'postgres')("a test's service proces
     } finally {
       await service.stop();
     }
-  });
+    // A first start on an empty data directory creates and migrates the database: seconds alone,
+    // over half a minute beside the browser suite on 2 cores (seen: the default 30 s ran out).
+  }, 120_000);
 });
