@@ -63,7 +63,7 @@ function frontEndProjects(configFile: string, name: string) {
  * render on the server, which leaves React's context values set where the client's next render
  * reads them ("You cannot render a <Router> inside another <Router>").
  */
-export const SHARES_BADLY = /\bvi\.(mock|doMock)\(|from '(react-dom\/(server|static)|\.\/server-entry)'/;
+const SHARES_BADLY = /\bvi\.(mock|doMock)\(|from '(react-dom\/(server|static)|[\w./-]*\/server-entry)'/;
 
 export default defineConfig({
   test: {
