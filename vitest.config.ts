@@ -33,7 +33,7 @@ const apiProject = (name: string, env: Record<string, string>) => ({
  * A front end's tests as two projects. Most files share the worker's modules and jsdom from one
  * file to the next (`isolate: false`): a fresh module graph and environment per file was over half
  * of these suites' CPU time (ADR 0035, addendum "front-end tests share their modules"). Each test
- * still starts from a fresh client state (src/testing/reset-client-state.ts). A file that would leak
+ * still starts from an empty page (test/fresh-page.ts) and its app's fresh client state. A file that would leak
  * into the files after it (SHARES_BADLY) runs in a project of its own, isolated as before; the
  * split follows the files' text, no list to keep.
  */
@@ -46,7 +46,7 @@ function frontEndProjects(configFile: string, name: string) {
   // `extends` adds to the config file's include and exclude lists: each project excludes the other's files.
   const excluding = (others: string[]) => [...configDefaults.exclude, ...others];
   return [
-    { extends: configFile, test: { name, isolate: false, exclude: excluding(apart) } },
+    { extends: configFile, test: { name, isolate: false, exclude: excluding(apart), setupFiles: [FRESH_PAGE] } },
     ...(apart.length > 0
       ? [
           {
@@ -57,6 +57,8 @@ function frontEndProjects(configFile: string, name: string) {
       : []),
   ];
 }
+
+const FRESH_PAGE = path.join(import.meta.dirname, 'test/fresh-page.ts');
 
 /**
  * What a file must not share with the files after it: a module it replaces (`vi.mock`), or a

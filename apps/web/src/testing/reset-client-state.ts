@@ -5,11 +5,12 @@ import { clearAllNotifications } from '../lib/notifications';
 import { sessionStore } from '../lib/session';
 
 /**
- * Module-level stores and the page outlive a test, and the test files of a worker share both
- * (vitest.config.ts, frontEndProjects): each test starts from a fresh browser tab.
+ * Module-level stores outlive a test, and the test files of a worker share them
+ * (vitest.config.ts, frontEndProjects; the page itself is emptied by test/fresh-page.ts): each
+ * test starts from a fresh browser tab, at the root URL.
  */
 export function resetClientState(): void {
-  resetPage();
+  window.history.replaceState(null, '', '/');
   sessionStore.set(undefined);
   apiErrorsStore.set([]);
   pendingSwitchStore.set(null);
@@ -22,17 +23,6 @@ export function resetClientState(): void {
     const name = cookie.split('=')[0]?.trim();
     if (name) setTestCookie(name, '', 'expires=Thu, 01 Jan 1970 00:00:00 GMT');
   }
-}
-
-/** The page as a new tab has it: no attributes on <html>, an empty head and body, no title. */
-function resetPage(): void {
-  const html = document.documentElement;
-  for (const name of html.getAttributeNames()) html.removeAttribute(name);
-  document.head.replaceChildren();
-  document.body.replaceChildren();
-  for (const name of document.body.getAttributeNames()) document.body.removeAttribute(name);
-  document.title = '';
-  window.history.replaceState(null, '', '/');
 }
 
 /** jsdom has no Cookie Store API; tests set the script-readable cookies the old way. */
