@@ -15,6 +15,9 @@ const APP_CODE = /[\\/](apps[\\/]web|packages[\\/]contracts)[\\/]src[\\/]/;
 const COMPONENTS =
   /[\\/](apps[\\/]web[\\/]src[\\/](components[\\/](?!pager\.tsx$|select-field\.tsx$|expiring-tokens\.|step-up-dialog\.)|lib[\\/]use-action\.ts$)|packages[\\/]contracts[\\/]src[\\/]field-rules\.ts$)/;
 const ENTRY = /[\\/]apps[\\/]web[\\/]src[\\/](main\.tsx|after-paint\.ts)$/;
+// The module that starts React DOM (src/react-dom-start.ts): a chunk of its own, so that the
+// loader evaluates it in a task of its own (ADR 0043, third addendum).
+const REACT_DOM_START = /[\\/]apps[\\/]web[\\/]src[\\/]react-dom-start\.ts$/;
 
 /**
  * Writes `.br` and `.gz` beside every script, stylesheet, SVG and HTML file of the build, so that
@@ -49,6 +52,36 @@ const serverBuild = defineConfig({
 });
 
 const LOADER = 'src/after-paint.ts';
+
+/**
+ * V8's explicit compile hint, a magic comment before a script's first statement: compile all of
+ * the script's functions while the script streams in, off the main thread, rather than each on
+ * its first call (ADR 0043, third addendum).
+ */
+const V8_COMPILE_HINT = '//# allFunctionsCalledOnLoad';
+/** The start-up chunks (the loader's preloads): a page calls most of their functions as it starts. */
+const COMPILED_WHILE_STREAMED = new Set(['rolldown-runtime', 'react', 'react-dom-start', 'router', 'app']);
+
+/**
+ * Puts V8's compile hint first in each start-up chunk, after everything else has written the
+ * chunk (Vite adds its preload map to the top of a chunk late, in its own generateBundle).
+ */
+function compileWhileStreamed(): Plugin {
+  return {
+    name: 'soundid-compile-while-streamed',
+    apply: 'build',
+    generateBundle: {
+      order: 'post',
+      handler(_options, bundle) {
+        for (const chunk of Object.values(bundle)) {
+          if (chunk.type === 'chunk' && COMPILED_WHILE_STREAMED.has(chunk.name)) {
+            chunk.code = `${V8_COMPILE_HINT}\n${chunk.code}`;
+          }
+        }
+      },
+    },
+  };
+}
 
 /**
  * Leaves index.html one script, the loader (src/after-paint.ts), which fetches the app after the
@@ -126,7 +159,7 @@ function screenFiles(bundle: Rollup.OutputBundle, modules: readonly string[], st
 // The API serves the built SPA itself (apps/api serves apps/web/dist); in `vite` dev mode the
 // dev server forwards /api to a locally running API so that cookies stay same-origin.
 const browserBuild = defineConfig({
-  plugins: [react(), precompress(), loadAfterFirstPaint()],
+  plugins: [react(), compileWhileStreamed(), precompress(), loadAfterFirstPaint()],
   server: {
     proxy: { '/api': { target: 'http://localhost:3000', changeOrigin: false } },
   },
@@ -151,7 +184,12 @@ const browserBuild = defineConfig({
             { name: 'zod', test: /node_modules[\\/]zod[\\/]/ },
             // The app code every page runs (the entry's static imports) in one chunk rather than
             // a score of small shared ones: fewer requests, and it compresses as one (ADR 0020).
-            { name: 'app', tags: ['$initial'], test: (id) => APP_CODE.test(id) && !ENTRY.test(id) },
+            { name: 'react-dom-start', test: REACT_DOM_START },
+            {
+              name: 'app',
+              tags: ['$initial'],
+              test: (id) => APP_CODE.test(id) && !ENTRY.test(id) && !REACT_DOM_START.test(id),
+            },
             // The small shared form parts (and the form action hook) in one chunk: /login then asks for
             // two modules, not eight, and a lazy step of its form adds no chunk of its own.
             { name: 'components', test: COMPONENTS },

@@ -64,6 +64,25 @@ describe('/login JavaScript budget', () => {
     expect([...tableMessages].filter((message) => !code.includes(message))).toEqual([]);
   });
 
+  it("starts each start-up chunk with V8's compile hint, and no other chunk (ADR 0043)", () => {
+    // The chunks the loader evaluates before the entry (index.html's loader tag): their functions
+    // are compiled while they stream, not one by one during hydration. The hint must come first.
+    const html = readFileSync(path.join(distDir, 'index.html'), 'utf8');
+    const preloads = /data-preloads="([^"]+)"/.exec(html)?.[1]?.split(' ') ?? [];
+    for (const name of ['react', 'react-dom-start', 'router', 'app']) {
+      expect(
+        preloads.filter((href) => new RegExp(`^/assets/${name}-[\\w-]{8}\\.js$`).test(href)),
+        name,
+      ).toHaveLength(1);
+    }
+    const HINT = '//# allFunctionsCalledOnLoad\n';
+    const hinted = readdirSync(path.join(distDir, 'assets'))
+      .filter((file) => file.endsWith('.js'))
+      .filter((file) => readFileSync(path.join(distDir, 'assets', file), 'utf8').startsWith(HINT))
+      .map((file) => `/assets/${file}`);
+    expect(hinted.sort()).toEqual([...preloads].sort());
+  });
+
   it('Chromium opening /login fetches exactly the scripts the graph names, and no others', async () => {
     const page = await browser.newPage();
     const fetched = new Set<string>();

@@ -110,6 +110,29 @@ describe('screens before the app has started', () => {
     expect(apiCalls[0]).toBe('/api/accounts/LoginByEmail');
   });
 
+  it("starts React DOM from a chunk of its own, in a task before the app's entry (ADR 0043)", async () => {
+    const page = await browser.newPage();
+    // React DOM's packages call the DevTools hook's checkDCE as their module bodies start: the
+    // stack there names the chunk whose evaluation started them.
+    await page.addInitScript(() => {
+      const started: string[] = [];
+      Object.assign(window, {
+        __reactDomStarts: started,
+        __REACT_DEVTOOLS_GLOBAL_HOOK__: { checkDCE: () => started.push(new Error().stack ?? '') },
+      });
+    });
+    await page.goto('/login');
+    await page.locator('html[data-app="started"]').waitFor({ state: 'attached' });
+    const stacks = await page.evaluate(() => (window as unknown as { __reactDomStarts: string[] }).__reactDomStarts);
+    // The client's module body (some 200 KB of one function) ran when the start-up chunk was
+    // evaluated, not inside the entry's evaluation, the page's longest task.
+    expect(
+      stacks.some((stack) => /\/assets\/react-dom-start-[\w-]+\.js/.test(stack)),
+      stacks.join('\n\n'),
+    ).toBe(true);
+    expect(stacks.filter((stack) => /\/assets\/index-[\w-]+\.js/.test(stack))).toEqual([]);
+  });
+
   it('sends the sign-in when Enter was pressed before the app started', async () => {
     const account = await createVerifiedAccount(browser.baseUrl, 'early-enter');
     const page = await browser.newPage();

@@ -1,5 +1,4 @@
 import { StrictMode } from 'react';
-import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { preloadScreens } from './app/router';
 import { takeStartupQuery } from './app/startup-query';
@@ -8,6 +7,7 @@ import { fetchPublicConfig, withFallbacks } from './config/public-config';
 import { loadSession } from './features/auth/api/login-by-token';
 import { captureErrors } from './lib/error-capture';
 import { setAnonymous, setSignedInUser } from './lib/session';
+import { createRoot, hydrateRoot } from './react-dom-start';
 import './styles/index.css';
 
 // First, so that what goes wrong from here on is reported (a sample of it, ADR 0026); the
