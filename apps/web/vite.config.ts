@@ -64,19 +64,23 @@ const COMPILED_WHILE_STREAMED = new Set(['rolldown-runtime', 'react', 'react-dom
 
 /**
  * Puts V8's compile hint first in each start-up chunk, after everything else has written the
- * chunk (Vite adds its preload map to the top of a chunk late, in its own generateBundle).
+ * chunk (Vite adds its preload map to the top of a chunk late, in its own generateBundle). That
+ * is after the chunk's name was hashed, so the hint goes into the hash too: the assets are
+ * cached as immutable, and a hinted file must not keep an unhinted one's name.
  */
 function compileWhileStreamed(): Plugin {
   return {
     name: 'soundid-compile-while-streamed',
     apply: 'build',
+    augmentChunkHash: (chunk) => (COMPILED_WHILE_STREAMED.has(chunk.name) ? V8_COMPILE_HINT : undefined),
     generateBundle: {
       order: 'post',
       handler(_options, bundle) {
         for (const chunk of Object.values(bundle)) {
-          if (chunk.type === 'chunk' && COMPILED_WHILE_STREAMED.has(chunk.name)) {
-            chunk.code = `${V8_COMPILE_HINT}\n${chunk.code}`;
-          }
+          if (chunk.type !== 'chunk' || !COMPILED_WHILE_STREAMED.has(chunk.name)) continue;
+          // A line added at the top would shift every line of a source map.
+          if (chunk.map) this.error(`${chunk.fileName}: the compile hint cannot be added to a chunk with a source map`);
+          chunk.code = `${V8_COMPILE_HINT}\n${chunk.code}`;
         }
       },
     },

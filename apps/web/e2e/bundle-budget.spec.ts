@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { faults, faultTable, messages } from '@soundid/contracts';
 import { describe, expect, it } from 'vitest';
 import {
@@ -81,6 +82,22 @@ describe('/login JavaScript budget', () => {
       .filter((file) => readFileSync(path.join(distDir, 'assets', file), 'utf8').startsWith(HINT))
       .map((file) => `/assets/${file}`);
     expect(hinted.sort()).toEqual([...preloads].sort());
+    // What the service sends: the compressed files it serves carry the hint as well.
+    for (const href of preloads) {
+      const file = path.join(distDir, href);
+      expect(
+        brotliDecompressSync(readFileSync(`${file}.br`))
+          .toString('utf8')
+          .startsWith(HINT),
+        href,
+      ).toBe(true);
+      expect(
+        gunzipSync(readFileSync(`${file}.gz`))
+          .toString('utf8')
+          .startsWith(HINT),
+        href,
+      ).toBe(true);
+    }
   });
 
   it('Chromium opening /login fetches exactly the scripts the graph names, and no others', async () => {
