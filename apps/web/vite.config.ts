@@ -58,7 +58,7 @@ const LOADER = 'src/after-paint.ts';
  * the script's functions while the script streams in, off the main thread, rather than each on
  * its first call (ADR 0043, third addendum).
  */
-const V8_COMPILE_HINT = '//# allFunctionsCalledOnLoad';
+export const V8_COMPILE_HINT = '//# allFunctionsCalledOnLoad';
 /** The start-up chunks (the loader's preloads): a page calls most of their functions as it starts. */
 const COMPILED_WHILE_STREAMED = new Set(['rolldown-runtime', 'react', 'react-dom-start', 'router', 'app']);
 
@@ -68,7 +68,7 @@ const COMPILED_WHILE_STREAMED = new Set(['rolldown-runtime', 'react', 'react-dom
  * is after the chunk's name was hashed, so the hint goes into the hash too: the assets are
  * cached as immutable, and a hinted file must not keep an unhinted one's name.
  */
-function compileWhileStreamed(): Plugin {
+export function compileWhileStreamed(): Plugin {
   return {
     name: 'soundid-compile-while-streamed',
     apply: 'build',

@@ -10,6 +10,7 @@ import {
   PRODUCTS_SCREEN_MODULE,
   routeScripts,
 } from '../scripts/route-scripts';
+import { compileWhileStreamed, V8_COMPILE_HINT } from '../vite.config';
 import { consoleDir, webDir } from './api-server';
 import { useBrowser } from './browser';
 
@@ -76,7 +77,7 @@ describe('/login JavaScript budget', () => {
         name,
       ).toHaveLength(1);
     }
-    const HINT = '//# allFunctionsCalledOnLoad\n';
+    const HINT = `${V8_COMPILE_HINT}\n`;
     const hinted = readdirSync(path.join(distDir, 'assets'))
       .filter((file) => file.endsWith('.js'))
       .filter((file) => readFileSync(path.join(distDir, 'assets', file), 'utf8').startsWith(HINT))
@@ -98,6 +99,17 @@ describe('/login JavaScript budget', () => {
         href,
       ).toBe(true);
     }
+  });
+
+  it('names a hinted chunk by its hint too: a file cached as immutable never changes under its name (ADR 0043)', () => {
+    // The hint is written after the names are hashed; the plugin adds it to the hash of the
+    // chunks it hints, and to no other chunk's.
+    const { augmentChunkHash } = compileWhileStreamed();
+    if (typeof augmentChunkHash !== 'function') throw new Error('the plugin does not add to the hash');
+    const hashed = (name: string) => augmentChunkHash.call({} as never, { name } as never);
+    expect(hashed('react')).toBe(V8_COMPILE_HINT);
+    expect(hashed('react-dom-start')).toBe(V8_COMPILE_HINT);
+    expect(hashed('zod')).toBeUndefined();
   });
 
   it('Chromium opening /login fetches exactly the scripts the graph names, and no others', async () => {
